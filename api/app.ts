@@ -1,0 +1,57 @@
+import type { Client } from '@temporalio/client';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { DbHandle } from '../db/client.js';
+import type { Config } from '../lib/config.js';
+import type { Logger } from '../lib/logger.js';
+import type { AppEnv } from './env.js';
+import { HttpError, onError, onNotFound } from './errors.js';
+import { teamAuth } from './middleware/auth.js';
+import { requestLog } from './middleware/request-log.js';
+import { healthRoutes } from './routes/health.js';
+import { usersRoutes } from './routes/users/index.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface AppDeps {
+  db: DbHandle;
+  temporal: Client;
+  logger: Logger;
+  config: Pick<
+    Config,
+    'SERVICE_ENVIRONMENT' | 'SERVICE_REGION' | 'TEMPORAL_NAMESPACE' | 'USER_DELETION_GRACE_SECONDS' | 'API_KEY_CACHE_TTL_SECONDS'
+  >;
+}
+
+export function createApp({ db, temporal, logger, config }: AppDeps) {
+  const app = new Hono<AppEnv>({ strict: false });
+  app.onError(onError);
+  app.notFound(onNotFound);
+  app.use(requestLog(logger));
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new HttpError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+      },
+    }),
+  );
+
+  app.route('/health', healthRoutes({ sql: db.sql, temporal, namespace: config.TEMPORAL_NAMESPACE }));
+
+  const auth = teamAuth({
+    db: db.db,
+    environment: config.SERVICE_ENVIRONMENT,
+    region: config.SERVICE_REGION,
+    cacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
+  });
+  app.use('/v2/*', auth);
+  app.use('/v3/*', auth);
+  app.use('/lab_report/*', auth);
+
+  app.route('/v2/user', usersRoutes({ db: db.db, temporal, deletionGraceSeconds: config.USER_DELETION_GRACE_SECONDS }));
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,151 @@
+import { and, asc, count, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '../client.js';
+import { providerConnections, users } from '../schema/index.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type ConnectionRow = typeof providerConnections.$inferSelect;
+
+export interface UserFields {
+  clientUserId: string;
+  fallbackTimeZone?: string | undefined;
+  fallbackBirthDate?: string | undefined;
+  ingestionStart?: string | undefined;
+  ingestionEnd?: string | undefined;
+}
+
+export type InsertUserResult = { created: UserRow } | { duplicateOf: UserRow };
+
+/** Inserts a user; a `client_user_id` already used in the team yields the existing user instead. */
+export async function insertUser(db: DbOrTx, teamId: string, fields: UserFields, now: Date): Promise<InsertUserResult> {
+  const [created] = await db
+    .insert(users)
+    .values({
+      teamId,
+      clientUserId: fields.clientUserId,
+      createdOn: now,
+      fallbackTimeZone: fields.fallbackTimeZone,
+      fallbackTimeZoneUpdatedAt: fields.fallbackTimeZone ? now : undefined,
+      fallbackBirthDate: fields.fallbackBirthDate,
+      fallbackBirthDateUpdatedAt: fields.fallbackBirthDate ? now : undefined,
+      ingestionStart: fields.ingestionStart,
+      ingestionEnd: fields.ingestionEnd,
+    })
+    .onConflictDoNothing({ target: [users.teamId, users.clientUserId] })
+    .returning();
+  if (created) return { created };
+  const existing = await findUserByClientUserId(db, teamId, fields.clientUserId);
+  if (!existing) throw new Error('user insert conflicted but no existing user was found');
+  return { duplicateOf: existing };
+}
+
+/** Finds a user of the team, whether or not it is scheduled for deletion. */
+export async function findUser(db: DbOrTx, teamId: string, userId: string): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.teamId, teamId), eq(users.id, userId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findUserByClientUserId(db: DbOrTx, teamId: string, clientUserId: string): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.teamId, teamId), eq(users.clientUserId, clientUserId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Live (not deleted) users of a team, oldest first, with the total for the envelope. */
+export async function listUsers(db: DbOrTx, teamId: string, page: { offset: number; limit: number }) {
+  const live = and(eq(users.teamId, teamId), isNull(users.deletedAt));
+  const [rows, totals] = await Promise.all([
+    db.select().from(users).where(live).orderBy(asc(users.createdOn), asc(users.id)).offset(page.offset).limit(page.limit),
+    db.select({ total: count() }).from(users).where(live),
+  ]);
+  return { rows, total: totals[0]?.total ?? 0 };
+}
+
+export interface UserPatch {
+  clientUserId?: string | undefined;
+  fallbackTimeZone?: string | undefined;
+  fallbackBirthDate?: string | undefined;
+  ingestionStart?: string | undefined;
+  ingestionEnd?: string | undefined;
+}
+
+export type UpdateUserResult = { updated: UserRow } | { duplicateOf: UserRow } | { notFound: true };
+
+/** Applies a partial update to a live user. Fallback values get a fresh `updated_at`. */
+export async function updateUser(db: DbOrTx, teamId: string, userId: string, patch: UserPatch, now: Date): Promise<UpdateUserResult> {
+  if (patch.clientUserId !== undefined) {
+    const other = await findUserByClientUserId(db, teamId, patch.clientUserId);
+    if (other && other.id !== userId) return { duplicateOf: other };
+  }
+  const set: Partial<typeof users.$inferInsert> = {};
+  if (patch.clientUserId !== undefined) set.clientUserId = patch.clientUserId;
+  if (patch.fallbackTimeZone !== undefined) Object.assign(set, { fallbackTimeZone: patch.fallbackTimeZone, fallbackTimeZoneUpdatedAt: now });
+  if (patch.fallbackBirthDate !== undefined) Object.assign(set, { fallbackBirthDate: patch.fallbackBirthDate, fallbackBirthDateUpdatedAt: now });
+  if (patch.ingestionStart !== undefined) set.ingestionStart = patch.ingestionStart;
+  if (patch.ingestionEnd !== undefined) set.ingestionEnd = patch.ingestionEnd;
+  const where = and(eq(users.teamId, teamId), eq(users.id, userId), isNull(users.deletedAt));
+  if (Object.keys(set).length === 0) {
+    const [row] = await db.select().from(users).where(where).limit(1);
+    return row ? { updated: row } : { notFound: true };
+  }
+  try {
+    const [row] = await db.update(users).set(set).where(where).returning();
+    return row ? { updated: row } : { notFound: true };
+  } catch (err) {
+    // A concurrent request took the client_user_id between our check and the update.
+    if (isUniqueViolation(err) && patch.clientUserId !== undefined) {
+      const other = await findUserByClientUserId(db, teamId, patch.clientUserId);
+      if (other) return { duplicateOf: other };
+    }
+    throw err;
+  }
+}
+
+/** Marks a user for deletion (idempotent: an already-marked user keeps its first mark). */
+export async function markUserDeleted(db: DbOrTx, teamId: string, userId: string, now: Date): Promise<UserRow | null> {
+  await db
+    .update(users)
+    .set({ deletedAt: now })
+    .where(and(eq(users.teamId, teamId), eq(users.id, userId), isNull(users.deletedAt)));
+  return findUser(db, teamId, userId);
+}
+
+export async function restoreUser(db: DbOrTx, teamId: string, userId: string): Promise<void> {
+  await db.update(users).set({ deletedAt: null }).where(and(eq(users.teamId, teamId), eq(users.id, userId)));
+}
+
+/** Erases a user scheduled for deletion (and, by cascade, its connections). Idempotent. */
+export async function eraseUser(db: DbOrTx, teamId: string, userId: string): Promise<boolean> {
+  const rows = await db
+    .delete(users)
+    .where(and(eq(users.teamId, teamId), eq(users.id, userId), isNotNull(users.deletedAt)))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+export async function listConnections(db: DbOrTx, userIds: string[]): Promise<Map<string, ConnectionRow[]>> {
+  const byUser = new Map<string, ConnectionRow[]>();
+  if (userIds.length === 0) return byUser;
+  const rows = await db
+    .select()
+    .from(providerConnections)
+    .where(inArray(providerConnections.userId, userIds))
+    .orderBy(asc(providerConnections.createdAt));
+  for (const row of rows) {
+    const list = byUser.get(row.userId) ?? [];
+    list.push(row);
+    byUser.set(row.userId, list);
+  }
+  return byUser;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown; cause?: { code?: unknown } } | null);
+  return code?.code === '23505' || code?.cause?.code === '23505';
+}

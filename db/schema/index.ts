@@ -1,0 +1,2 @@
+export * from './teams.js';
+export * from './users.js';

@@ -1,0 +1,27 @@
+import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const teams = pgTable('teams', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  /** The environment and region the team's keys are minted for (`sandbox`/`production`, `us`/`eu`). */
+  environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
+  region: text('region', { enum: ['us', 'eu'] }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Team API keys, stored only as SHA-256 hashes; `hint` is a non-secret fragment for humans. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    keyHash: text('key_hash').notNull().unique(),
+    hint: text('hint').notNull(),
+    label: text('label').notNull().default('default'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('api_keys_team_idx').on(t.teamId)],
+);

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+/** Every setting the service reads from the environment. Documented in the README's config table. */
+export const configSchema = z.object({
+  PORT: port(8000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^\s:/]+:\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:7233')
+    .optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  SERVICE_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+  SERVICE_REGION: z.enum(['us', 'eu']).default('us'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** Grace period between DELETE /v2/user/{id} and the user's erasure (undo is possible until then). */
+  USER_DELETION_GRACE_SECONDS: z.coerce.number().int().min(0).default(7 * 24 * 3600),
+  /** How long a verified API key is trusted without asking Postgres again (0 disables the cache). */
+  API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+  /** Ports used only when `npm run dev` starts its own Postgres / Temporal. */
+  EMBEDDED_POSTGRES_PORT: port(54329),
+  TEMPORAL_DEV_PORT: port(7233),
+  TEMPORAL_UI_PORT: port(8233),
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parse configuration from an environment map; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Treat empty strings as unset so `FOO= npm run dev` behaves like leaving FOO out.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/** For entry points: load the config or print the problem and exit 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

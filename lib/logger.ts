@@ -1,0 +1,31 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Structured JSON logs; pretty, coloured lines when attached to a terminal.
+ * Nothing that carries a secret is ever passed to the logger, and the redaction list below
+ * is a second guard for header maps that might be logged by mistake.
+ */
+export function createLogger(options: { level: string; name?: string; pretty?: boolean }): Logger {
+  const pretty = options.pretty ?? Boolean(process.stdout.isTTY);
+  return pino({
+    level: options.level,
+    name: options.name,
+    redact: {
+      paths: [
+        'headers["x-service-api-key"]',
+        'headers["x-vital-api-key"]',
+        'headers.authorization',
+        '*.headers["x-service-api-key"]',
+        '*.headers["x-vital-api-key"]',
+        'api_key',
+        'password',
+      ],
+      censor: '[redacted]',
+    },
+    ...(pretty
+      ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
+      : {}),
+  });
+}

@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type Activities } from './activities/index.js';
+import { createDb, type Db } from './db/client.js';
+import { SERVICE_TASK_QUEUE } from './domain/temporal.js';
+import { loadConfigOrExit } from './lib/config.js';
+import { createLogger, type Logger } from './lib/logger.js';
+
+/** Path of the workflows entry, as TypeScript source (tsx, tests) or compiled JavaScript. */
+export function workflowsPath(): string {
+  const ts = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+  return existsSync(ts) ? ts : fileURLToPath(new URL('./workflows/index.js', import.meta.url));
+}
+
+export interface WorkerDeps {
+  connection: NativeConnection;
+  namespace: string;
+  db: Db;
+  logger: Logger;
+  /** Tests replace single activities here; production passes nothing. */
+  activityOverrides?: Partial<Activities>;
+  options?: Partial<WorkerOptions>;
+}
+
+export async function createWorker(deps: WorkerDeps): Promise<Worker> {
+  const activities = { ...createActivities({ db: deps.db, logger: deps.logger }), ...deps.activityOverrides };
+  return Worker.create({
+    connection: deps.connection,
+    namespace: deps.namespace,
+    taskQueue: SERVICE_TASK_QUEUE,
+    workflowsPath: workflowsPath(),
+    activities,
+    ...deps.options,
+  });
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
+  if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
+    logger.fatal('worker.ts needs DATABASE_URL and TEMPORAL_ADDRESS (npm run dev starts everything for you)');
+    process.exit(1);
+  }
+  const dbh = createDb(config.DATABASE_URL);
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, db: dbh.db, logger });
+  logger.info({ task_queue: SERVICE_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker polling');
+  await worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs shutdown signal handlers)
+  await connection.close();
+  await dbh.close();
+  logger.info('worker stopped');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`worker failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

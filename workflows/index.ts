@@ -1,0 +1,2 @@
+// Every workflow the service worker runs. The worker bundles this file; nothing here may do I/O.
+export { userDeletionWorkflow } from './user-deletion/workflow.js';

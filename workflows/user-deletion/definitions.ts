@@ -1,0 +1,28 @@
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
+
+export const taskQueue = SERVICE_TASK_QUEUE;
+export const userDeletionWorkflowType = 'userDeletionWorkflow';
+
+/** One deletion workflow per user at a time; the ID may be reused after an undo. */
+export const userDeletionWorkflowId = (userId: string): string => `user-deletion-${userId}`;
+
+export interface UserDeletionInput {
+  teamId: string;
+  userId: string;
+  /** Time between the delete request and erasure; undo is possible until then. */
+  graceSeconds: number;
+}
+
+export type DeletionPhase = 'grace' | 'restoring' | 'restored' | 'erasing' | 'erased';
+
+export interface DeletionState {
+  phase: DeletionPhase;
+  eraseAt: string;
+}
+
+export type UserDeletionOutcome = 'restored' | 'erased';
+
+/** Undo a pending deletion; rejected (validator) once erasure has begun. */
+export const undoDeletionUpdate = defineUpdate<{ restored: true }>('undoDeletion');
+export const deletionStateQuery = defineQuery<DeletionState>('deletionState');
