@@ -7,9 +7,11 @@ export type { Logger };
  * Nothing that carries a secret is ever passed to the logger, and the redaction list below
  * is a second guard for header maps that might be logged by mistake.
  */
-export function createLogger(options: { level: string; name?: string; pretty?: boolean }): Logger {
-  const pretty = options.pretty ?? Boolean(process.stdout.isTTY);
-  return pino({
+export function createLogger(options: { level: string; name?: string; pretty?: boolean; toStderr?: boolean }): Logger {
+  const fd = options.toStderr ? 2 : 1;
+  const pretty = options.pretty ?? Boolean((options.toStderr ? process.stderr : process.stdout).isTTY);
+  return pino(
+    {
     level: options.level,
     name: options.name,
     redact: {
@@ -25,7 +27,14 @@ export function createLogger(options: { level: string; name?: string; pretty?: b
       censor: '[redacted]',
     },
     ...(pretty
-      ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', destination: fd },
+          },
+        }
       : {}),
-  });
+    },
+    pretty ? undefined : pino.destination(fd),
+  );
 }

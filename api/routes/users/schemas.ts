@@ -11,7 +11,7 @@ export const clientUserIdSchema = z
   .superRefine((value, ctx) => {
     const found = personalDataIn(value);
     if (found) {
-      ctx.addIssue({ code: 'custom', message: `client_user_id must not contain personal data; it looks like a ${found}` });
+      ctx.addIssue({ code: 'custom', message: `client_user_id must not contain personal data; it looks like ${found === "email address" ? "an" : "a"} ${found}` });
     }
   });
 

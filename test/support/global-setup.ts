@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import postgres from 'postgres';
+import type {} from 'vitest';
+import type { TestProject } from 'vitest/node';
+import { createDb, type DbHandle } from '../../db/client.js';
+import { runMigrations } from '../../db/migrate.js';
+import { startEmbeddedPostgres, type RunningPostgres } from '../../lib/embedded-postgres.js';
+import { createLogger } from '../../lib/logger.js';
+import { installWorkerRuntime } from '../../lib/runtime.js';
+import { startTemporalDevServer, type TemporalDevServer } from '../../lib/temporal-dev-server.js';
+import { createWorker } from '../../worker.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    temporalAddress: string;
+    temporalNamespace: string;
+  }
+}
+
+const log = (msg: string) => process.stderr.write(`[test setup] ${msg}\n`);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * One real Postgres database and one real Temporal dev server for the integration run, plus the
+ * service worker polling it. Postgres: a fresh database on the server of TEST_DATABASE_URL when set,
+ * else an embedded cluster in a temp dir. Temporal: the CLI (found or built with `go install`).
+ */
+export default async function setup(project: TestProject) {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const teardown = async () => {
+    for (const fn of cleanups.reverse()) await fn().catch((err: unknown) => log(`cleanup error: ${String(err)}`));
+  };
+  try {
+    let databaseUrl: string;
+    const external = process.env.TEST_DATABASE_URL;
+    const dbName = `labflow_test_${process.pid}_${Date.now()}`;
+    if (external) {
+      const admin = postgres(external, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`create database ${dbName}`);
+      await admin.end();
+      const url = new URL(external);
+      url.pathname = `/${dbName}`;
+      databaseUrl = url.toString();
+      cleanups.push(async () => {
+        const a = postgres(external, { max: 1, onnotice: () => {} });
+        await a.unsafe(`drop database if exists ${dbName} with (force)`);
+        await a.end();
+      });
+      log(`Postgres: fresh database ${dbName} on TEST_DATABASE_URL`);
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'labflow-test-pg-'));
+      const pg: RunningPostgres = await startEmbeddedPostgres({
+        dataDir: dir,
+        port: await freePort(),
+        database: dbName,
+        persistent: false,
+        log,
+      });
+      databaseUrl = pg.url;
+      cleanups.push(async () => {
+        await pg.stop();
+        rmSync(dir, { recursive: true, force: true });
+      });
+    }
+    await runMigrations(databaseUrl, log);
+
+    const temporal: TemporalDevServer = await startTemporalDevServer({
+      port: await freePort(),
+      uiPort: null,
+      namespace: 'default',
+      cliPath: process.env.TEMPORAL_CLI_PATH,
+      log,
+    });
+    cleanups.push(() => temporal.stop());
+    log(`Temporal dev server at ${temporal.address}`);
+
+    // The real service worker, with the real activities, against the test database.
+    installWorkerRuntime();
+    const dbh: DbHandle = createDb(databaseUrl);
+    cleanups.push(() => dbh.close());
+    const connection = await NativeConnection.connect({ address: temporal.address });
+    const worker: Worker = await createWorker({
+      connection,
+      namespace: 'default',
+      db: dbh.db,
+      logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', pretty: false }),
+    });
+    const running = worker.run();
+    cleanups.push(async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    });
+
+    project.provide('databaseUrl', databaseUrl);
+    project.provide('temporalAddress', temporal.address);
+    project.provide('temporalNamespace', 'default');
+  } catch (err) {
+    await teardown();
+    throw err;
+  }
+  return teardown;
+}
