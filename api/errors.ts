@@ -33,6 +33,8 @@ export const badRequest = (detail: unknown) => new HttpError(400, detail);
 
 export function onError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof HttpError) {
+    // A refused oversized body may still be arriving: close the connection so it is not reused.
+    if (err.status === 413) c.header('Connection', 'close');
     return c.json({ detail: err.detail }, err.status);
   }
   if (err instanceof HTTPException) {

@@ -11,7 +11,7 @@ export function isRealDate(value: string): boolean {
   return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
 }
 
-const TZ_SHAPE = /^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/;
+const TZ_SHAPE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 
 /** An identifier from the IANA tz database, such as `Europe/Berlin` or `UTC` (offsets like `+01:00` are not). */
 export function isIanaTimeZone(value: string): boolean {

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { NativeConnection, type Worker } from '@temporalio/worker';
 import { runMigrations } from '../db/migrate.js';
 import { createDb, type DbHandle } from '../db/client.js';
 import type { Config } from './config.js';
@@ -42,5 +41,3 @@ export async function migrate(url: string, logger: Logger): Promise<DbHandle> {
   await runMigrations(url, (m) => logger.info(m));
   return createDb(url);
 }
-
-export type { NativeConnection, Worker };
