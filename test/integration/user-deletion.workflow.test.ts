@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUser } from '../../db/queries/users.js';
 import { deletionStateQuery, userDeletionWorkflowId } from '../../workflows/user-deletion/definitions.js';
 import { http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
+import { recordHistory } from '../support/histories.js';
 
 // A real workflow on the real worker (started by the global setup) against real Postgres.
 let stack: TestStack;
@@ -32,6 +33,7 @@ describe('user-deletion workflow', () => {
     expect(marked?.deletedAt).toBeInstanceOf(Date);
 
     await expect(handle.result()).resolves.toBe('erased');
+    await recordHistory('user-deletion-erased', handle);
     expect(await findUser(stack.db.db, teamId, userId)).toBeNull();
     const after = await http(stack, 'GET', `/v2/user/${userId}`, { apiKey });
     expect(after.status).toBe(404);
@@ -45,6 +47,7 @@ describe('user-deletion workflow', () => {
     const handle = stack.temporal.workflow.getHandle(userDeletionWorkflowId(userId));
     expect((await http(stack, 'POST', `/v2/user/undo_delete?user_id=${userId}`, { apiKey })).status).toBe(200);
     await expect(handle.result()).resolves.toBe('restored');
+    await recordHistory('user-deletion-restored', handle);
     expect((await findUser(stack.db.db, teamId, userId))?.deletedAt).toBeNull();
 
     // the workflow id is reusable after an undo
