@@ -1,2 +1,5 @@
 export * from './teams.js';
 export * from './users.js';
+export * from './catalog.js';
+export * from './orders.js';
+export * from './events.js';
