@@ -10,6 +10,10 @@ import { teamAuth } from './middleware/auth.js';
 import { requestLog } from './middleware/request-log.js';
 import { healthRoutes } from './routes/health.js';
 import { usersRoutes } from './routes/users/index.js';
+import { ordersRoutes } from './routes/orders/index.js';
+import { loadLabTestViews } from '../db/queries/lab-test-view.js';
+import { findVisibleLabTest } from '../db/queries/orders.js';
+import type { LabOrderDeadlines } from '../workflows/lab-order/definitions.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -17,13 +21,15 @@ export interface AppDeps {
   db: DbHandle;
   temporal: Client;
   logger: Logger;
+  /** Tests shorten the lab-order deadlines; production leaves the workflow defaults. */
+  orderDeadlines?: Partial<LabOrderDeadlines>;
   config: Pick<
     Config,
     'SERVICE_ENVIRONMENT' | 'SERVICE_REGION' | 'TEMPORAL_NAMESPACE' | 'USER_DELETION_GRACE_SECONDS' | 'API_KEY_CACHE_TTL_SECONDS'
   >;
 }
 
-export function createApp({ db, temporal, logger, config }: AppDeps) {
+export function createApp({ db, temporal, logger, config, orderDeadlines }: AppDeps) {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);
   app.notFound(onNotFound);
@@ -50,6 +56,17 @@ export function createApp({ db, temporal, logger, config }: AppDeps) {
   app.use('/lab_report/*', auth);
 
   app.route('/v2/user', usersRoutes({ db: db.db, temporal, deletionGraceSeconds: config.USER_DELETION_GRACE_SECONDS }));
+  app.route(
+    '/v3',
+    ordersRoutes({
+      db: db.db,
+      temporal,
+      environment: config.SERVICE_ENVIRONMENT,
+      loadLabTests: loadLabTestViews,
+      findLabTest: (teamId, labTestId) => findVisibleLabTest(db.db, teamId, labTestId),
+      ...(orderDeadlines ? { deadlines: orderDeadlines } : {}),
+    }),
+  );
 
   return app;
 }

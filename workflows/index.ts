@@ -1,2 +1,3 @@
 // Every workflow the service worker runs. The worker bundles this file; nothing here may do I/O.
 export { userDeletionWorkflow } from './user-deletion/workflow.js';
+export { labOrderWorkflow } from './lab-order/workflow.js';

@@ -1,4 +1,4 @@
-import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { labTests } from './catalog.js';
 import { teams } from './teams.js';
 import { users } from './users.js';
@@ -73,6 +73,7 @@ export const orders = pgTable(
     index('orders_team_created_idx').on(t.teamId, t.createdAt, t.id),
     index('orders_team_user_idx').on(t.teamId, t.userId),
     index('orders_team_status_idx').on(t.teamId, t.lowLevelStatus),
+    uniqueIndex('orders_sample_id_uq').on(t.sampleId),
   ],
 );
 

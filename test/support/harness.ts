@@ -18,13 +18,16 @@ export interface TestStack {
  * A real API server (on a free port) against the run's real Postgres and Temporal. The worker
  * started by the global setup executes the workflows this API starts.
  */
-export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+export async function startTestStack(
+  env: Record<string, string> = {},
+  extra: Pick<Parameters<typeof startApi>[0], 'orderDeadlines'> = {},
+): Promise<TestStack> {
   const config = loadConfig({ API_KEY_CACHE_TTL_SECONDS: '0', ...env });
   const db = createDb(inject('databaseUrl'), { max: 5 });
   const connection = await Connection.connect({ address: inject('temporalAddress') });
   const temporal = new Client({ connection, namespace: inject('temporalNamespace') });
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', pretty: false });
-  const api = await startApi({ db, temporal, logger, config }, 0, '127.0.0.1');
+  const api = await startApi({ db, temporal, logger, config, ...extra }, 0, '127.0.0.1');
   return {
     url: api.url,
     db,
@@ -73,7 +76,7 @@ export async function http(
 }
 
 /** Poll until `fn` returns a truthy value or the timeout passes. */
-export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
+export async function eventually<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();

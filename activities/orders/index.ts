@@ -1,0 +1,138 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  insertOrderRecord,
+  recordTransition,
+  upsertResults,
+  type NewOrder,
+  type OrderPayloadBuilder,
+  type TransitionPatch,
+} from '../../db/queries/orders.js';
+import { labs, labTestMarkers, labTests, loincCodes, markerResults, markers, orders, users } from '../../db/schema/index.js';
+import { simulateResults } from '../../domain/orders/simulated-results.js';
+import { ORDER_EVENT_TYPES, type CollectionMethod, type LowLevelStatus } from '../../domain/orders/status.js';
+import type { Logger } from '../../lib/logger.js';
+import type { RegistrationInput, ResultsInput, SimulationRequest } from '../../workflows/lab-order/definitions.js';
+import type { ShipmentRecord } from '../../workflows/lab-order/shipment.js';
+
+interface Deps {
+  db: Db;
+  logger: Logger;
+  /** The order exactly as GET /v3/order/{id} returns it: the payload of its webhook events. */
+  buildOrderPayload: OrderPayloadBuilder;
+}
+
+/** Activities of the lab-order workflow. Each is idempotent: a retry after a crash changes nothing twice. */
+export function createOrderActivities({ db, logger, buildOrderPayload }: Deps) {
+  return {
+    async createOrderRecord(input: { record: NewOrder; idempotency: { key: string; requestHash: string } | null; outboxEventId: string }) {
+      const created = await insertOrderRecord(
+        db,
+        input.record,
+        input.idempotency,
+        { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.created },
+        buildOrderPayload,
+      );
+      logger.info({ order_id: input.record.id, team_id: input.record.teamId, created }, 'order recorded');
+    },
+
+    async recordTransition(input: {
+      teamId: string;
+      orderId: string;
+      method: CollectionMethod;
+      eventId: number;
+      low: LowLevelStatus;
+      statusDetail: string | null;
+      outboxEventId: string;
+      patch: { registration?: RegistrationInput | null; shipment?: ShipmentRecord | null; results?: ResultsInput | null };
+    }) {
+      const patch: TransitionPatch = {};
+      const reg = input.patch.registration;
+      if (reg) {
+        Object.assign(patch, {
+          sampleId: reg.sampleId,
+          userId: reg.userId,
+          patientDetails: reg.patientDetails,
+          patientAddress: reg.patientAddress,
+          physician: reg.physician,
+          consents: reg.consents,
+          healthInsurance: reg.healthInsurance,
+        });
+      }
+      if (input.patch.shipment) patch.shipment = input.patch.shipment;
+      if (input.patch.results) {
+        patch.interpretation = input.patch.results.interpretation;
+        patch.hasMissingResults = (input.patch.results.missingResults?.length ?? 0) > 0;
+      }
+      const appended = await recordTransition(
+        db,
+        { ...input, patch, outbox: { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } },
+        buildOrderPayload,
+      );
+      logger.info({ order_id: input.orderId, event_id: input.eventId, status: input.low, appended }, 'order transition');
+    },
+
+    async storeResults(input: { orderId: string; results: ResultsInput }) {
+      const order = await db.query.orders.findFirst({ where: (o, { eq: e }) => e(o.id, input.orderId) });
+      if (!order) throw new Error(`order ${input.orderId} not found`);
+      const [user] = await db.select().from(users).where(eq(users.id, order.userId));
+      const [test] = await db.select({ labName: labs.name }).from(labTests).leftJoin(labs, eq(labs.id, labTests.labId)).where(eq(labTests.id, order.labTestId));
+      const pd = order.patientDetails ?? {};
+      const dob = typeof pd.dob === 'string' ? pd.dob : '';
+      const now = new Date();
+      await upsertResults(db, input.orderId, {
+        status: input.results.final ? 'final' : 'partial',
+        interpretation: input.results.interpretation,
+        results: input.results.results,
+        missingResults: input.results.missingResults ?? [],
+        metadata: {
+          age: dob ? String(ageOn(dob, now)) : '',
+          dob,
+          patient: [pd.first_name, pd.last_name].filter(Boolean).join(' ') || (user?.clientUserId ?? ''),
+          laboratory: test?.labName ?? null,
+          date_reported: now.toISOString().slice(0, 10),
+          date_collected: order.lowLevelStatusCreatedAt.toISOString().slice(0, 10),
+          specimen_number: order.sampleId ?? '',
+          status: input.results.final ? 'final' : 'partial',
+          interpretation: input.results.interpretation,
+        },
+      });
+    },
+
+    /** Sandbox only: results for the order's lab test markers, shaped as a lab would report them. */
+    async simulatedResults(input: { orderId: string; final: boolean; request: SimulationRequest }): Promise<ResultsInput> {
+      const [order] = await db.select().from(orders).where(eq(orders.id, input.orderId));
+      if (!order) throw new Error(`order ${input.orderId} not found`);
+      const expected = await db
+        .select({
+          name: markerResults.name,
+          slug: markerResults.slug,
+          providerId: markerResults.providerId,
+          loincCode: loincCodes.code,
+          loincSlug: loincCodes.slug,
+          unit: loincCodes.unit,
+        })
+        .from(labTestMarkers)
+        .innerJoin(markers, eq(markers.id, labTestMarkers.markerId))
+        .innerJoin(markerResults, eq(markerResults.markerId, markers.id))
+        .leftJoin(loincCodes, eq(loincCodes.id, markerResults.loincId))
+        .where(eq(labTestMarkers.labTestId, order.labTestId))
+        .orderBy(markers.id, markerResults.id);
+      const simulated = simulateResults(input.orderId, expected, {
+        interpretation: input.request.interpretation,
+        resultTypes: input.request.resultTypes,
+        hasMissingResults: input.request.hasMissingResults,
+      });
+      return { final: input.final, interpretation: input.request.interpretation, ...simulated };
+    },
+  };
+}
+
+function ageOn(dob: string, now: Date): number {
+  const d = new Date(`${dob.slice(0, 10)}T00:00:00Z`);
+  let age = now.getUTCFullYear() - d.getUTCFullYear();
+  const m = now.getUTCMonth() - d.getUTCMonth();
+  if (m < 0 || (m === 0 && now.getUTCDate() < d.getUTCDate())) age--;
+  return age;
+}
+

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Context } from 'hono';
+import type { NewOrder } from '../../../db/queries/orders.js';
+import { findIdempotencyKey } from '../../../db/queries/orders.js';
+import { orderView } from '../../../db/queries/order-view.js';
+import { findUser } from '../../../db/queries/users.js';
+import { requestHash, uuidFrom } from '../../../domain/orders/ids.js';
+import {
+  createdUpdate,
+  labOrderWorkflowId,
+  labOrderWorkflowType,
+  taskQueue,
+  type LabOrderInput,
+} from '../../../workflows/lab-order/definitions.js';
+import type { AppEnv } from '../../env.js';
+import { HttpError, badRequest, notFound } from '../../errors.js';
+import type { OrdersDeps } from './deps.js';
+
+export const CREATED_MESSAGE = 'Order created successfully';
+
+/** Checks what an order refers to: a live user of the team and an active testkit lab test it may order. */
+export async function checkOrderRefs(deps: OrdersDeps, teamId: string, userId: string, labTestId: string) {
+  const user = await findUser(deps.db, teamId, userId);
+  if (!user || user.deletedAt) throw notFound('User does not exist on this team');
+  const test = await deps.findLabTest(teamId, labTestId);
+  if (!test) throw notFound('Lab test not found');
+  if (test.status !== 'active') throw badRequest(`Lab test ${labTestId} is not active`);
+  if (test.method !== 'testkit') {
+    throw badRequest(`Ordering ${test.method} lab tests is not supported yet; only testkit lab tests can be ordered`);
+  }
+  return { user, test };
+}
+
+/**
+ * Starts the order's workflow and waits until it has written the order row (update-with-start): the
+ * order and its workflow come into being together, or not at all. With an idempotency key the order id
+ * (hence the workflow id) derives from the key, so a client's retry joins the first attempt.
+ */
+export async function startOrder(
+  c: Context<AppEnv>,
+  deps: OrdersDeps,
+  record: Omit<NewOrder, 'id' | 'workflowId' | 'detailsId' | 'teamId'>,
+  options: { registrable: boolean; idempotency: { key: string; requestHash: string } | null },
+) {
+  const teamId = c.get('teamId');
+  const orderId = options.idempotency ? uuidFrom(`order:${teamId}:${options.idempotency.key}`) : randomUUID();
+  const workflowId = labOrderWorkflowId(orderId);
+  const input: LabOrderInput = {
+    orderId,
+    teamId,
+    method: 'testkit',
+    registrable: options.registrable,
+    activateBy: record.activateBy ?? null,
+    record: { ...record, id: orderId, teamId, workflowId, detailsId: randomUUID() },
+    idempotency: options.idempotency,
+    ...(deps.deadlines ? { deadlines: deps.deadlines } : {}),
+  };
+  try {
+    await deps.temporal.workflow.executeUpdateWithStart(createdUpdate, {
+      startWorkflowOperation: new WithStartWorkflowOperation(labOrderWorkflowType, {
+        workflowId,
+        taskQueue,
+        args: [input],
+        // A running workflow for this order (a retry under the same key) is joined; a finished one is
+        // never started again: one workflow per order, for ever.
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      }),
+    });
+  } catch (err) {
+    // Only possible under an idempotency key whose order has already finished its life: answer that order.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError) || !options.idempotency) throw err;
+  }
+  if (options.idempotency) {
+    const stored = await findIdempotencyKey(deps.db, teamId, options.idempotency.key);
+    if (stored && stored.requestHash !== options.idempotency.requestHash) throw idempotencyConflict();
+  }
+  const order = await orderView(deps.db, teamId, orderId, deps.loadLabTests);
+  if (!order) throw new Error(`order ${orderId} was not recorded by its workflow`);
+  return { order, status: 'success', message: CREATED_MESSAGE };
+}
+
+export const idempotencyConflict = () => new HttpError(409, 'Idempotency key was reused with a different request');
+
+/** The `X-Idempotency-Key` of a request: absent, or 1–255 visible characters. */
+export function idempotencyKeyOf(c: Context<AppEnv>, body: unknown): { key: string; requestHash: string } | null {
+  const key = c.req.header('x-idempotency-key');
+  if (key === undefined) return null;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new HttpError(422, [{ loc: ['header', 'x-idempotency-key'], msg: 'must be 1–255 visible ASCII characters', type: 'value_error' }]);
+  }
+  return { key, requestHash: requestHash(body) };
+}
+

@@ -1,0 +1,16 @@
+import type { Client } from '@temporalio/client';
+import type { Db } from '../../../db/client.js';
+import type { LabTestLoader } from '../../../db/queries/order-view.js';
+import type { ServiceEnvironment } from '../../../domain/environment.js';
+import type { LabOrderDeadlines } from '../../../workflows/lab-order/definitions.js';
+
+export interface OrdersDeps {
+  db: Db;
+  temporal: Client;
+  environment: ServiceEnvironment;
+  loadLabTests: LabTestLoader;
+  /** Lab test visible to the team (catalogue or its own), with the fields orders need; null if none. */
+  findLabTest: (teamId: string, labTestId: string) => Promise<{ id: string; method: string; status: string } | null>;
+  /** Shortened deadlines for tests; production uses the workflow defaults. */
+  deadlines?: Partial<LabOrderDeadlines>;
+}

@@ -1,0 +1,265 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { Hono } from 'hono';
+import { and, eq } from 'drizzle-orm';
+import { findIdempotencyKey, findOrder, listOrders } from '../../../db/queries/orders.js';
+import { orderView, orderViews } from '../../../db/queries/order-view.js';
+import { findUser } from '../../../db/queries/users.js';
+import { orders } from '../../../db/schema/index.js';
+import { newSampleId } from '../../../domain/orders/ids.js';
+import { parseEventStatus } from '../../../domain/orders/status.js';
+import { isTerminalStatus } from '../../../domain/orders/testkit-lifecycle.js';
+import {
+  cancelUpdate,
+  labOrderWorkflowId,
+  registerUpdate,
+  simulateUpdate,
+} from '../../../workflows/lab-order/definitions.js';
+import type { AppEnv } from '../../env.js';
+import { HttpError, ValidationError, badRequest, notFound } from '../../errors.js';
+import { parse, parseJsonBody, parseQuery } from '../../validation.js';
+import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
+import type { OrdersDeps } from './deps.js';
+import {
+  createOrderBody,
+  createTestkitOrderBody,
+  listOrdersQuery,
+  orderIdParam,
+  registerTestkitBody,
+  simulateQuery,
+  simulationFlags,
+} from './schemas.js';
+
+/** Why a workflow refused an update, as the caller should read it. */
+function refusal(err: unknown): string | null {
+  if (!(err instanceof WorkflowUpdateFailedError)) return null;
+  return err.cause?.message ?? err.message;
+}
+
+/** /v3/order*, /v3/orders — CONTRACT §4. Every change goes through the order's workflow. */
+export function ordersRoutes(deps: OrdersDeps) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>({ strict: false });
+
+  async function requireOrder(teamId: string, orderId: string) {
+    const order = await findOrder(db, teamId, orderId);
+    if (!order) throw notFound('Order not found');
+    return order;
+  }
+
+  async function respond(teamId: string, orderId: string, message: string) {
+    const order = await orderView(db, teamId, orderId, deps.loadLabTests);
+    if (!order) throw notFound('Order not found');
+    return { order, status: 'success', message };
+  }
+
+  // An unregistered kit shipped to the customer, registered later with POST /v3/order/testkit/register.
+  app.post('/order/testkit', async (c) => {
+    const body = await parseJsonBody(c, createTestkitOrderBody);
+    const teamId = c.get('teamId');
+    await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id);
+    const result = await startOrder(
+      c,
+      deps,
+      {
+        userId: body.user_id,
+        labTestId: body.lab_test_id,
+        method: 'testkit',
+        registrable: true,
+        sampleId: newSampleId(),
+        shippingDetails: body.shipping_details,
+        passthrough: body.passthrough ?? null,
+        labAccountId: body.lab_account_id ?? null,
+      },
+      { registrable: true, idempotency: null },
+    );
+    return c.json(result);
+  });
+
+  // A registered order for a patient (testkit lab tests for now), honouring X-Idempotency-Key.
+  app.post('/order', async (c) => {
+    const body = await parseJsonBody(c, createOrderBody);
+    const teamId = c.get('teamId');
+    const idempotency = idempotencyKeyOf(c, body);
+    if (idempotency) {
+      const seen = await findIdempotencyKey(db, teamId, idempotency.key);
+      if (seen && seen.requestHash !== idempotency.requestHash) throw idempotencyConflict();
+      if (seen) return c.json(await respond(teamId, seen.orderId, 'Order created successfully'));
+    }
+    const labTestId = body.order_set?.lab_test_ids?.[0] ?? body.lab_test_id!;
+    const { test } = await checkOrderRefs(deps, teamId, body.user_id, labTestId);
+    if (body.collection_method && body.collection_method !== test.method) {
+      throw new ValidationError([
+        { loc: ['body', 'collection_method'], msg: `the lab test is collected by ${test.method}`, type: 'value_error' },
+      ]);
+    }
+    const pd = body.patient_details;
+    const result = await startOrder(
+      c,
+      deps,
+      {
+        userId: body.user_id,
+        labTestId,
+        method: test.method,
+        registrable: false,
+        sampleId: newSampleId(),
+        patientDetails: pd,
+        patientAddress: body.patient_address,
+        shippingDetails: {
+          receiver_name: body.patient_address.receiver_name ?? `${pd.first_name} ${pd.last_name}`,
+          first_line: body.patient_address.first_line,
+          second_line: body.patient_address.second_line,
+          city: body.patient_address.city,
+          state: body.patient_address.state,
+          zip: body.patient_address.zip,
+          country: body.patient_address.country,
+          phone_number: body.patient_address.phone_number ?? pd.phone_number,
+        },
+        physician: body.physician ?? null,
+        consents: body.consents ?? null,
+        healthInsurance: body.health_insurance ?? null,
+        activateBy: body.activate_by ?? null,
+        passthrough: body.passthrough ?? null,
+        priority: body.priority ?? false,
+        billingType: body.billing_type ?? 'client_bill',
+        icdCodes: body.icd_codes ?? null,
+        clinicalNotes: body.clinical_notes ?? null,
+        labAccountId: body.lab_account_id ?? body.order_set?.lab_account_id ?? null,
+      },
+      { registrable: false, idempotency },
+    );
+    return c.json(result);
+  });
+
+  app.post('/order/testkit/register', async (c) => {
+    const body = await parseJsonBody(c, registerTestkitBody);
+    const teamId = c.get('teamId');
+    const [order] = await db.select().from(orders).where(and(eq(orders.teamId, teamId), eq(orders.sampleId, body.sample_id))).limit(1);
+    if (!order) throw notFound('No order with this sample_id');
+    if (!order.registrable) throw badRequest('This order is not a registrable testkit order');
+    if (isTerminalStatus(order.lowLevelStatus)) throw badRequest(`Cannot register this kit: the order is ${order.lowLevelStatus}`);
+    const userId = body.user_id ?? order.userId;
+    const user = await findUser(db, teamId, userId);
+    if (!user || user.deletedAt) throw notFound('User does not exist on this team');
+    try {
+      await deps.temporal.workflow.getHandle(labOrderWorkflowId(order.id)).executeUpdate(registerUpdate, {
+        args: [
+          {
+            sampleId: body.sample_id,
+            userId,
+            patientDetails: body.patient_details,
+            patientAddress: body.patient_address,
+            physician: body.physician ?? null,
+            consents: body.consents ?? null,
+            healthInsurance: body.health_insurance ?? null,
+          },
+        ],
+      });
+    } catch (err) {
+      const reason = refusal(err);
+      if (reason) throw badRequest(`Cannot register this kit: ${reason}`);
+      throw err;
+    }
+    return c.json(await respond(teamId, order.id, 'Testkit registered successfully'));
+  });
+
+  app.get('/orders', async (c) => {
+    const q = parse(listOrdersQuery, queryWithRepeats(c.req.queries()), 'query');
+    const teamId = c.get('teamId');
+    const interpretation = q.is_critical === 'true' ? 'critical' : q.interpretation;
+    const { rows, total } = await listOrders(db, teamId, {
+      userId: q.user_id,
+      statuses: q.status,
+      methods: q.order_type,
+      orderIds: q.order_ids,
+      createdFrom: q.start_date,
+      createdTo: q.end_date,
+      updatedFrom: q.updated_start_date,
+      updatedTo: q.updated_end_date,
+      activation: q.order_activation_types,
+      interpretation,
+      search: q.search_input,
+      patientName: q.patient_name,
+      shippingRecipientName: q.shipping_recipient_name,
+      orderKey: q.order_key,
+      direction: q.order_direction,
+      page: q.page,
+      size: q.size,
+      today: new Date().toISOString().slice(0, 10),
+    });
+    return c.json({ orders: await orderViews(db, teamId, rows, deps.loadLabTests), total, page: q.page, size: q.size });
+  });
+
+  app.get('/order/:order_id', async (c) => {
+    const { order_id } = parse(orderIdParam, c.req.param(), 'path');
+    const view = await orderView(db, c.get('teamId'), order_id, deps.loadLabTests);
+    if (!view) throw notFound('Order not found');
+    return c.json(view);
+  });
+
+  app.post('/order/:order_id/cancel', async (c) => {
+    const { order_id } = parse(orderIdParam, c.req.param(), 'path');
+    const teamId = c.get('teamId');
+    const order = await requireOrder(teamId, order_id);
+    const refused = () => badRequest(`Transition from ${order.lowLevelStatus} to cancelled is not allowed`);
+    if (isTerminalStatus(order.lowLevelStatus)) throw refused(); // its workflow has ended
+    try {
+      await deps.temporal.workflow.getHandle(order.workflowId).executeUpdate(cancelUpdate, { args: [{ as: 'cancelled' }] });
+    } catch (err) {
+      if (refusal(err)) throw refused();
+      throw err;
+    }
+    return c.json(await respond(teamId, order_id, 'Order cancelled successfully'));
+  });
+
+  // Sandbox only: walk the order's real workflow along the real path to `final_status`.
+  app.post('/order/:order_id/test', async (c) => {
+    const { order_id } = parse(orderIdParam, c.req.param(), 'path');
+    const q = parseQuery(c, simulateQuery);
+    const raw = await c.req.text();
+    const flags = parse(simulationFlags, raw.trim() ? safeJson(raw) : null, 'body');
+    const teamId = c.get('teamId');
+    if (deps.environment !== 'sandbox') throw new HttpError(403, 'Order simulation is only available in the sandbox environment');
+    const order = await requireOrder(teamId, order_id);
+    if (isTerminalStatus(order.lowLevelStatus)) throw badRequest(`Cannot simulate this order: it is already ${order.lowLevelStatus}`);
+    const finalStatus = q.final_status ?? `completed.${order.method}.completed`;
+    const target = parseEventStatus(finalStatus);
+    if (!target) {
+      throw new ValidationError([{ loc: ['query', 'final_status'], msg: `${finalStatus} is not an order status`, type: 'enum' }]);
+    }
+    if (target.method !== order.method) throw badRequest(`${finalStatus} is not a status of a ${order.method} order`);
+    try {
+      await deps.temporal.workflow.getHandle(order.workflowId).executeUpdate(simulateUpdate, {
+        args: [
+          {
+            target: target.low,
+            delaySeconds: q.delay,
+            interpretation: flags?.interpretation ?? 'normal',
+            resultTypes: flags?.result_types ?? null,
+            hasMissingResults: flags?.has_missing_results ?? false,
+          },
+        ],
+      });
+    } catch (err) {
+      const reason = refusal(err);
+      if (reason) throw badRequest(`Cannot simulate this order: ${reason}`);
+      throw err;
+    }
+    return c.json('Success');
+  });
+
+  return app;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError([{ loc: ['body'], msg: `JSON decode error: ${(err as Error).message}`, type: 'json_invalid' }]);
+  }
+}
+
+/** Repeatable query keys (`?status=a&status=b`) stay arrays; other keys take their last value. */
+const REPEATABLE = new Set(['status', 'order_type', 'order_activation_types', 'order_ids']);
+function queryWithRepeats(all: Record<string, string[]>): Record<string, string | string[]> {
+  return Object.fromEntries(Object.entries(all).map(([k, v]) => [k, REPEATABLE.has(k) ? v : (v[v.length - 1] ?? '')]));
+}

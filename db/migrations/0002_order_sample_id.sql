@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "orders_sample_id_uq" ON "orders" USING btree ("sample_id");

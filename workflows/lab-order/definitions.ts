@@ -1,0 +1,111 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { NewOrder } from '../../db/queries/orders.js';
+import type { LowLevelStatus } from '../../domain/orders/status.js';
+import type { ShipmentEvent, TestkitState } from '../../domain/orders/testkit-lifecycle.js';
+import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
+
+export const taskQueue = SERVICE_TASK_QUEUE;
+export const labOrderWorkflowType = 'labOrderWorkflow';
+
+/** One workflow per order, for the order's whole life. */
+export const labOrderWorkflowId = (orderId: string): string => `lab-order-${orderId}`;
+
+export interface LabOrderInput {
+  orderId: string;
+  teamId: string;
+  method: 'testkit';
+  registrable: boolean;
+  /** YYYY-mm-dd: a scheduled order stays `ordered` until this date. */
+  activateBy: string | null;
+  /** The order row to create (JSON-safe), and the idempotency key it was created under. */
+  record: NewOrder;
+  idempotency: { key: string; requestHash: string } | null;
+  /** Durable deadlines, in seconds (defaults from the domain; tests shorten them). */
+  deadlines?: Partial<LabOrderDeadlines>;
+}
+
+export interface LabOrderDeadlines {
+  /** A kit not delivered to the customer within this time ends `failure_to_deliver_to_customer`. */
+  outboundTransitSeconds: number;
+  /** A sample not delivered to the lab within this time ends `lost`. */
+  inboundTransitSeconds: number;
+}
+
+export const DEFAULT_DEADLINES: LabOrderDeadlines = {
+  outboundTransitSeconds: 30 * 24 * 3600,
+  inboundTransitSeconds: 21 * 24 * 3600,
+};
+
+export interface ShipmentUpdate {
+  event: ShipmentEvent;
+  courier?: string | null;
+  trackingNumber?: string | null;
+  trackingUrl?: string | null;
+  notes?: string | null;
+  statusDetail?: string | null;
+}
+
+export interface RegistrationInput {
+  sampleId: string;
+  userId: string;
+  patientDetails: Record<string, unknown>;
+  patientAddress: Record<string, unknown>;
+  physician: Record<string, unknown> | null;
+  consents: unknown[] | null;
+  healthInsurance: Record<string, unknown> | null;
+}
+
+export interface BiomarkerResultInput {
+  name: string;
+  slug?: string;
+  result: string;
+  type: 'numeric' | 'range' | 'comment' | 'coded_value';
+  unit?: string | null;
+  reference_range?: string | null;
+  min_range_value?: number | null;
+  max_range_value?: number | null;
+  is_above_max_range?: boolean | null;
+  is_below_min_range?: boolean | null;
+  interpretation?: string | null;
+  loinc?: string | null;
+  loinc_slug?: string | null;
+}
+
+export interface ResultsInput {
+  final: boolean;
+  interpretation: 'normal' | 'abnormal' | 'critical';
+  results: BiomarkerResultInput[];
+  missingResults?: { name: string; slug: string; inferred_failure_type: string; note?: string | null }[];
+}
+
+export interface SimulationRequest {
+  target: LowLevelStatus;
+  delaySeconds: number;
+  interpretation: 'normal' | 'abnormal' | 'critical';
+  resultTypes: ('numeric' | 'range' | 'comment' | 'coded_value')[] | null;
+  hasMissingResults: boolean;
+}
+
+export interface LabOrderState {
+  orderId: string;
+  testkit: TestkitState;
+  /** Number of events recorded so far (the last event's id). */
+  events: number;
+  /** What the order is waiting for now, in words (for operators and the dashboard). */
+  waitingFor: string;
+  simulationTarget: LowLevelStatus | null;
+}
+
+/** Partner reports from couriers and labs: the workflow checks each against its state and ignores what does not fit. */
+export const shipmentSignal = defineSignal<[ShipmentUpdate]>('shipment');
+export const sampleErrorSignal = defineSignal<[{ statusDetail: string | null }]>('sampleError');
+export const resultsSignal = defineSignal<[ResultsInput]>('results');
+
+/** Caller-facing changes that must be accepted or refused synchronously. */
+export const registerUpdate = defineUpdate<{ low: LowLevelStatus }, [RegistrationInput]>('register');
+export const cancelUpdate = defineUpdate<{ low: LowLevelStatus }, [{ as: 'cancelled' | 'do_not_process' }]>('cancel');
+export const simulateUpdate = defineUpdate<{ accepted: true }, [SimulationRequest]>('simulate');
+/** Completes once the order row exists (used with update-with-start by POST /v3/order*). */
+export const createdUpdate = defineUpdate<{ orderId: string }>('created');
+
+export const stateQuery = defineQuery<LabOrderState>('state');
