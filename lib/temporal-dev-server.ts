@@ -17,6 +17,8 @@ export interface DevServerOptions {
   /** null = headless (no UI). */
   uiPort: number | null;
   namespace: string;
+  /** More namespaces to register (tests use one to run a worker of their own). */
+  extraNamespaces?: string[];
   /** SQLite file that keeps workflows across restarts; omitted = in memory. */
   dbFile?: string;
   cliPath?: string;
@@ -51,7 +53,9 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   if (!cli) return startWithSdkDownload(opts);
 
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'error'];
-  if (opts.namespace !== 'default') args.push('--namespace', opts.namespace);
+  for (const ns of new Set([opts.namespace, ...(opts.extraNamespaces ?? [])])) {
+    if (ns !== 'default') args.push('--namespace', ns);
+  }
   if (opts.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(opts.uiPort));
   if (opts.dbFile) {

@@ -3,6 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxEvents } from '../../db/schema/index.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
+import { recordHistory } from '../support/histories.js';
+import { labOrderWorkflowId } from '../../workflows/lab-order/definitions.js';
 import { eventually, http, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';
 
 let stack: TestStack;
@@ -76,6 +78,9 @@ describe('testkit orders through @tryvital/vital-node', () => {
       'completed.testkit.completed',
     ]);
     expect(done.events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const handle = stack.temporal.workflow.getHandle(labOrderWorkflowId(order.id));
+    await expect(handle.result()).resolves.toBe('completed');
+    await recordHistory('lab-order-testkit-registrable-completed', handle);
     expect(done.interpretation).toBe('normal');
     const shipment = (done.details as { data?: { shipment?: Vital.ClientFacingShipment } }).data?.shipment;
     expect(shipment?.outboundTrackingNumber).toMatch(/^SIM/);

@@ -25,7 +25,7 @@ export async function startTestStack(
   const config = loadConfig({ API_KEY_CACHE_TTL_SECONDS: '0', ...env });
   const db = createDb(inject('databaseUrl'), { max: 5 });
   const connection = await Connection.connect({ address: inject('temporalAddress') });
-  const temporal = new Client({ connection, namespace: inject('temporalNamespace') });
+  const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE === 'default' ? inject('temporalNamespace') : config.TEMPORAL_NAMESPACE });
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', pretty: false });
   const api = await startApi({ db, temporal, logger, config, ...extra }, 0, '127.0.0.1');
   return {

@@ -10,7 +10,9 @@ describe('workflow replay', () => {
   const histories = loadHistories();
 
   it('has saved histories to replay', () => {
-    expect(histories.map((h) => h.workflowId)).toEqual(expect.arrayContaining(['user-deletion-erased', 'user-deletion-restored']));
+    expect(histories.map((h) => h.workflowId)).toEqual(
+      expect.arrayContaining(['user-deletion-erased', 'user-deletion-restored', 'lab-order-testkit-registrable-completed']),
+    );
   });
 
   it('replays every saved history on the current workflow code', async () => {
@@ -20,10 +22,13 @@ describe('workflow replay', () => {
     for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
   }, 60_000);
 
-  it('fails replay of a deliberately changed workflow with a determinism violation', async () => {
-    const changed = fileURLToPath(new URL('../replay/changed-user-deletion.ts', import.meta.url));
-    const erased = histories.find((h) => h.workflowId === 'user-deletion-erased')!;
-    await expect(Worker.runReplayHistory({ workflowsPath: changed }, erased.history, erased.workflowId)).rejects.toBeInstanceOf(
+  it.each([
+    ['changed-user-deletion.ts', 'user-deletion-erased'],
+    ['changed-lab-order.ts', 'lab-order-testkit-registrable-completed'],
+  ])('fails replay of a deliberately changed workflow (%s) with a determinism violation', async (file, historyId) => {
+    const changed = fileURLToPath(new URL(`../replay/${file}`, import.meta.url));
+    const saved = histories.find((h) => h.workflowId === historyId)!;
+    await expect(Worker.runReplayHistory({ workflowsPath: changed }, saved.history, saved.workflowId)).rejects.toBeInstanceOf(
       DeterminismViolationError,
     );
   }, 60_000);

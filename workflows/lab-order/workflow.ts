@@ -30,7 +30,8 @@ import {
 import { shipmentPatch, type ShipmentRecord } from './shipment.js';
 
 const acts = proxyActivities<ReturnType<typeof createOrderActivities>>({
-  startToCloseTimeout: '30 seconds',
+  // Database writes take milliseconds; a worker that died mid-activity is noticed after this long.
+  startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
