@@ -1,0 +1,5 @@
+export const baselineActivities = {
+  async noop(i: number): Promise<number> {
+    return i;
+  },
+};

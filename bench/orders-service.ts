@@ -1,0 +1,34 @@
+/**
+ * The service under test for bench:orders, in its own process: the real worker and API, plus a worker
+ * for the bare baseline workflow on its own task queue. Prints {"port": N} when ready.
+ */
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { startApi } from '../api/server.js';
+import { createDb } from '../db/client.js';
+import { loadConfig } from '../lib/config.js';
+import { createLogger } from '../lib/logger.js';
+import { installWorkerRuntime } from '../lib/runtime.js';
+import { connectClient } from '../lib/temporal-client.js';
+import { createWorker } from '../worker.js';
+import { baselineActivities } from './baseline/activities.js';
+
+export const BASELINE_TASK_QUEUE = 'bench-baseline';
+
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
+const logger = createLogger({ level: 'warn', pretty: false, toStderr: true });
+installWorkerRuntime();
+const db = createDb(config.DATABASE_URL!, { max: 20 });
+const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS! });
+const worker = await createWorker({ connection, namespace: 'default', db: db.db, logger });
+const baseline = await Worker.create({
+  connection,
+  namespace: 'default',
+  taskQueue: BASELINE_TASK_QUEUE,
+  workflowsPath: fileURLToPath(new URL('./baseline/workflows.ts', import.meta.url)),
+  activities: baselineActivities,
+});
+const temporal = await connectClient(config.TEMPORAL_ADDRESS!, 'default');
+const api = await startApi({ db, temporal, logger, config }, 0, '127.0.0.1');
+process.stdout.write(`${JSON.stringify({ port: api.port })}\n`);
+await Promise.all([worker.run(), baseline.run()]);

@@ -1,0 +1,161 @@
+/**
+ * npm run bench:orders — creates BENCH_ORDERS (1,000) testkit orders through the API at BENCH_CONCURRENCY
+ * (32), drives every one through its full lifecycle (sandbox simulation to `completed`), and in the same
+ * run, against the same Temporal server, runs a bare baseline workflow with the same number of starts,
+ * signals and activity calls. Prints create p50/p99, creates/s, lifecycles/s and the ratio to the baseline.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Client, Connection } from '@temporalio/client';
+import { eq, sql } from 'drizzle-orm';
+import { createDb } from '../db/client.js';
+import { runMigrations } from '../db/migrate.js';
+import { createTeam } from '../db/queries/teams.js';
+import { orders } from '../db/schema/index.js';
+import { startEmbeddedPostgres } from '../lib/embedded-postgres.js';
+import { startTemporalDevServer } from '../lib/temporal-dev-server.js';
+import { testkitLabTest } from '../test/support/catalog-fixture.js';
+
+const N = Number(process.env.BENCH_ORDERS ?? 1000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const ACTIVITY_CALLS = 10; // createOrderRecord, 7 × recordTransition, simulatedResults, storeResults
+const BASELINE_TASK_QUEUE = 'bench-baseline';
+const log = (m: string) => process.stderr.write(`[bench:orders] ${m}\n`);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function pool<T>(count: number, concurrency: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        const i = next++;
+        out[i] = await fn(i);
+      }
+    }),
+  );
+  return out;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'labflow-bench-'));
+  chmodSync(dir, 0o755); // the embedded Postgres runs as its own user when we are root
+  const cleanups: (() => Promise<unknown>)[] = [() => Promise.resolve(rmSync(dir, { recursive: true, force: true }))];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await fn().catch(() => {});
+  };
+  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  try {
+    log('starting embedded Postgres and a Temporal dev server…');
+    const pg = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort(), database: 'bench', persistent: false, log });
+    cleanups.push(() => pg.stop());
+    await runMigrations(pg.url, log);
+    const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: null, namespace: 'default', log });
+    cleanups.push(() => temporal.stop());
+
+    log('starting the service (API + worker + baseline worker) in a child process…');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/orders-service.ts'], {
+      env: { ...process.env, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, API_KEY_CACHE_TTL_SECONDS: '10' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    cleanups.push(async () => {
+      child.kill('SIGKILL');
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+      child.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
+    });
+    const base = `http://127.0.0.1:${port}`;
+
+    const db = createDb(pg.url);
+    cleanups.push(() => db.close());
+    const team = await createTeam(db.db, { name: 'bench', environment: 'sandbox', region: 'us' });
+    const { labTestId } = await testkitLabTest(db.db, team.teamId);
+    const headers = { 'x-service-api-key': team.apiKey, 'content-type': 'application/json' };
+    const userRes = await fetch(`${base}/v2/user`, { method: 'POST', headers, body: JSON.stringify({ client_user_id: 'bench-patient' }) });
+    const userId = ((await userRes.json()) as { user_id: string }).user_id;
+    const body = JSON.stringify({
+      user_id: userId,
+      order_set: { lab_test_ids: [labTestId] },
+      patient_details: { first_name: 'Bench', last_name: 'Patient', dob: '1980-01-01', gender: 'other', phone_number: '+14155552671', email: 'b@example.com' },
+      patient_address: { first_line: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
+    });
+
+    log(`creating ${N} orders at concurrency ${CONCURRENCY}…`);
+    const tCreate = performance.now();
+    const created = await pool(N, CONCURRENCY, async () => {
+      const t = performance.now();
+      const res = await fetch(`${base}/v3/order`, { method: 'POST', headers, body });
+      const json = (await res.json()) as { order?: { id: string } };
+      if (res.status !== 200 || !json.order) throw new Error(`create failed: ${res.status} ${JSON.stringify(json)}`);
+      return { id: json.order.id, ms: performance.now() - t };
+    });
+    const createSecs = (performance.now() - tCreate) / 1000;
+    const lat = created.map((c) => c.ms).sort((a, b) => a - b);
+
+    log('driving every order through its lifecycle (simulation to completed)…');
+    const tLife = performance.now();
+    await pool(N, CONCURRENCY, async (i) => {
+      const res = await fetch(`${base}/v3/order/${created[i]!.id}/test?final_status=completed.testkit.completed&delay=0`, { method: 'POST', headers });
+      if (res.status !== 200) throw new Error(`simulate failed: ${res.status} ${await res.text()}`);
+    });
+    for (;;) {
+      const [row] = await db.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(eq(orders.status, 'completed'));
+      if ((row?.n ?? 0) >= N) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const lifeSecs = (performance.now() - tLife) / 1000;
+    const ours = N / (createSecs + lifeSecs);
+
+    log(`baseline: ${N} bare workflows (start, signal, ${ACTIVITY_CALLS} no-op activities) at concurrency ${CONCURRENCY}…`);
+    const connection = await Connection.connect({ address: temporal.address });
+    cleanups.push(() => connection.close());
+    const client = new Client({ connection, namespace: 'default' });
+    const tBase = performance.now();
+    await pool(N, CONCURRENCY, async (i) => {
+      const handle = await client.workflow.start('baselineLifecycle', {
+        taskQueue: BASELINE_TASK_QUEUE,
+        workflowId: `baseline-${i}-${Date.now()}`,
+        args: [ACTIVITY_CALLS],
+      });
+      await handle.signal('go');
+      return handle;
+    }).then((handles) => pool(handles.length, CONCURRENCY, (i) => handles[i]!.result()));
+    const baseSecs = (performance.now() - tBase) / 1000;
+    const baseline = N / baseSecs;
+
+    const ratio = ours / baseline;
+    const lines = [
+      '',
+      `bench:orders — ${N} orders, concurrency ${CONCURRENCY}, ${cpus().length} cores, node ${process.version}`,
+      `  create      p50 ${pct(lat, 50).toFixed(1)} ms   p99 ${pct(lat, 99).toFixed(1)} ms   ${(N / createSecs).toFixed(1)} creates/s`,
+      `  lifecycle   ${(N / lifeSecs).toFixed(1)} lifecycles/s after creation (${lifeSecs.toFixed(1)} s)`,
+      `  end to end  ${ours.toFixed(1)} orders/s (create + full lifecycle, ${(createSecs + lifeSecs).toFixed(1)} s)`,
+      `  baseline    ${baseline.toFixed(1)} lifecycles/s (bare workflow, same starts/signals/activity calls, ${baseSecs.toFixed(1)} s)`,
+      `  ratio       ${ratio.toFixed(2)} (target ≥ 0.6: ${ratio >= 0.6 ? 'met' : 'NOT met'}); create p99 target < 250 ms: ${pct(lat, 99) < 250 ? 'met' : 'NOT met'}`,
+      '',
+    ];
+    process.stdout.write(lines.join('\n'));
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench:orders failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
