@@ -100,5 +100,11 @@ export async function startEmbeddedPostgres(opts: {
   opts.log(`starting embedded PostgreSQL on 127.0.0.1:${opts.port}`);
   await pg.start();
   await ensureDatabase(adminUrl, opts.database);
-  return { url: urlFor(opts.port, opts.database), adminUrl, owned: true, stop: () => pg.stop() };
+  const stop = async () => {
+    // A terminal's Ctrl-C reaches the postgres child too (same process group) and it stops by itself;
+    // the package's stop() would then wait for an exit that already happened.
+    if (!(await reachable(adminUrl))) return;
+    await Promise.race([pg.stop(), new Promise((r) => setTimeout(r, 15_000))]);
+  };
+  return { url: urlFor(opts.port, opts.database), adminUrl, owned: true, stop };
 }

