@@ -4,3 +4,4 @@ export * from './catalog.js';
 export * from './orders.js';
 export * from './events.js';
 export * from './accounts.js';
+export * from './webhooks.js';

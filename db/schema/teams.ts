@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const teams = pgTable('teams', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -6,6 +6,8 @@ export const teams = pgTable('teams', {
   /** The environment and region the team's keys are minted for (`sandbox`/`production`, `us`/`eu`). */
   environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
   region: text('region', { enum: ['us', 'eu'] }).notNull(),
+  /** Team configuration: send `labtest.order.updated` for partial results too (off by default). */
+  partialWebhooksEnabled: boolean('partial_webhooks_enabled').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
