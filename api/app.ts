@@ -11,6 +11,7 @@ import { requestLog } from './middleware/request-log.js';
 import { healthRoutes } from './routes/health.js';
 import { usersRoutes } from './routes/users/index.js';
 import { ordersRoutes } from './routes/orders/index.js';
+import { partnerRoutes } from './routes/partner/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
 import { findVisibleLabTest } from '../db/queries/orders.js';
 import type { LabOrderDeadlines } from '../workflows/lab-order/definitions.js';
@@ -44,6 +45,11 @@ export function createApp({ db, temporal, logger, config, orderDeadlines }: AppD
   );
 
   app.route('/health', healthRoutes({ sql: db.sql, temporal, namespace: config.TEMPORAL_NAMESPACE }));
+  // Couriers, labs and operators (partner keys, their own auth; team keys do not open it): docs/partner-api.md
+  app.route(
+    '/partner/v1',
+    partnerRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, region: config.SERVICE_REGION }),
+  );
 
   const auth = teamAuth({
     db: db.db,

@@ -38,3 +38,27 @@ export function checkKeyScope(key: string, environment: ServiceEnvironment, regi
   }
   return { ok: true };
 }
+
+/**
+ * Partner keys (couriers, labs, operators reporting on orders) are a separate kind of key:
+ * `partner_<environment>_<region>_…`. Neither pattern matches the other's keys, so a partner key is
+ * refused by team authentication and a team key by partner authentication before any lookup, and
+ * they live in different tables besides.
+ */
+export const PARTNER_KEY_PREFIX = 'partner';
+const PARTNER_KEY_PATTERN = /^partner_(sandbox|production)_(us|eu)_([A-Za-z0-9_-]{32,})$/;
+
+export function mintPartnerKey(environment: ServiceEnvironment, region: ServiceRegion): MintedKey {
+  const key = `${PARTNER_KEY_PREFIX}_${environment}_${region}_${randomBytes(32).toString('base64url')}`;
+  return { key, hash: hashApiKey(key), hint: `${key.slice(0, PARTNER_KEY_PREFIX.length + environment.length + region.length + 3)}…${key.slice(-4)}` };
+}
+
+/** Like checkKeyScope, for partner keys: the shape, and the environment and region they were minted for. */
+export function checkPartnerKeyScope(key: string, environment: ServiceEnvironment, region: ServiceRegion): KeyScopeCheck {
+  const m = PARTNER_KEY_PATTERN.exec(key);
+  if (!m) return { ok: false, reason: 'Invalid partner API key.' };
+  if (m[1] !== environment || m[2] !== region) {
+    return { ok: false, reason: `This partner key is for the ${m[1]} ${m[2]} environment; this service is ${environment} ${region}.` };
+  }
+  return { ok: true };
+}

@@ -3,15 +3,22 @@
  *   create-team --name NAME     → {"team_id": "...", "api_key": "..."}
  *   list-teams                  → {"teams": [{"team_id", "name", "environment", "region", "created_at"}]}
  *   rotate-key --team TEAM_ID   → {"team_id": "...", "api_key": "..."} (old keys stop working)
+ *   create-partner-key --name N --kind courier|lab|operator [--lab-slug S]
+ *                               → {"partner_key_id": "...", "api_key": "..."} (lab keys need --lab-slug)
+ *   list-partner-keys           → {"partner_keys": [{"partner_key_id", "name", "kind", "lab_slug", "hint", "created_at", "revoked_at"}]}
+ *   revoke-partner-key --id ID  → {"partner_key_id": "...", "revoked": true}
  * Uses DATABASE_URL, else the embedded Postgres under DATA_DIR (started for the command if not running).
  */
 import { parseArgs } from 'node:util';
 import { createTeam, listTeams, rotateTeamKey } from '../db/queries/teams.js';
-import { loadConfigOrExit } from '../lib/config.js';
+import { PARTNER_KINDS, createPartnerKey, findLabBySlug, listPartnerKeys, revokePartnerKey, type PartnerKind } from '../db/queries/partners.js';
+import { loadConfigOrExit, type Config } from '../lib/config.js';
+import type { Db } from '../db/client.js';
 import { createLogger } from '../lib/logger.js';
 import { migrate, startPostgres } from '../lib/service-stack.js';
 
-const USAGE = 'usage: npm run admin -- create-team --name NAME | list-teams | rotate-key --team TEAM_ID';
+const USAGE = 'usage: npm run admin -- create-team --name NAME | list-teams | rotate-key --team TEAM_ID' +
+  ' | create-partner-key --name NAME --kind courier|lab|operator [--lab-slug LAB_SLUG] | list-partner-keys | revoke-partner-key --id ID';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function fail(message: string): never {
@@ -22,12 +29,13 @@ function fail(message: string): never {
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { name: { type: 'string' }, team: { type: 'string' } },
+    options: { name: { type: 'string' }, team: { type: 'string' }, kind: { type: 'string' }, 'lab-slug': { type: 'string' }, id: { type: 'string' } },
   });
   const command = positionals[0];
-  if (!command || !['create-team', 'list-teams', 'rotate-key'].includes(command)) fail(`unknown command: ${command ?? '(none)'}`);
+  if (!command || !['create-team', 'list-teams', 'rotate-key', ...PARTNER_COMMANDS].includes(command)) fail(`unknown command: ${command ?? '(none)'}`);
   if (command === 'create-team' && !values.name?.trim()) fail('create-team needs --name NAME');
   if (command === 'rotate-key' && !(values.team && UUID.test(values.team))) fail('rotate-key needs --team TEAM_ID (a UUID)');
+  checkPartnerArgs(command, values);
 
   const config = loadConfigOrExit();
   // Progress goes to stderr so stdout stays one JSON line.
@@ -53,6 +61,8 @@ async function main(): Promise<void> {
         created_at: t.createdAt.toISOString(),
       }));
       process.stdout.write(`${JSON.stringify({ teams: out })}\n`);
+    } else if (PARTNER_COMMANDS.includes(command)) {
+      exitCode = await partnerCommand(db.db, config, command, values);
     } else {
       const rotated = await rotateTeamKey(db.db, values.team!);
       if (!rotated) {
@@ -67,6 +77,56 @@ async function main(): Promise<void> {
     await pg.stop();
   }
   process.exit(exitCode);
+}
+
+const PARTNER_COMMANDS: readonly string[] = ['create-partner-key', 'list-partner-keys', 'revoke-partner-key'];
+type PartnerArgs = { name?: string | undefined; kind?: string | undefined; 'lab-slug'?: string | undefined; id?: string | undefined };
+
+function checkPartnerArgs(command: string, values: PartnerArgs): void {
+  if (command === 'create-partner-key') {
+    if (!values.name?.trim()) fail('create-partner-key needs --name NAME');
+    if (!(PARTNER_KINDS as readonly string[]).includes(values.kind ?? '')) fail('create-partner-key needs --kind courier|lab|operator');
+    if ((values.kind === 'lab') !== Boolean(values['lab-slug'])) fail('a lab key needs --lab-slug LAB_SLUG, and only a lab key takes one');
+  }
+  if (command === 'revoke-partner-key' && !(values.id && UUID.test(values.id))) fail('revoke-partner-key needs --id ID (a UUID)');
+}
+
+/** Partner keys (docs/partner-api.md): couriers, labs and operators reporting on orders. Returns the exit code. */
+async function partnerCommand(db: Db, config: Config, command: string, values: PartnerArgs): Promise<number> {
+  if (command === 'create-partner-key') {
+    const slug = values['lab-slug'];
+    const lab = slug ? await findLabBySlug(db, slug) : null;
+    if (slug && !lab) {
+      process.stderr.write(`no lab with slug ${slug}\n`);
+      return 1;
+    }
+    const created = await createPartnerKey(db, {
+      name: values.name!.trim(),
+      kind: values.kind as PartnerKind,
+      labId: lab?.id ?? null,
+      environment: config.SERVICE_ENVIRONMENT,
+      region: config.SERVICE_REGION,
+    });
+    process.stdout.write(`${JSON.stringify({ partner_key_id: created.partnerKeyId, api_key: created.apiKey })}\n`);
+  } else if (command === 'list-partner-keys') {
+    const keys = (await listPartnerKeys(db)).map((k) => ({
+      partner_key_id: k.id,
+      name: k.name,
+      kind: k.kind,
+      lab_slug: k.labSlug,
+      hint: k.hint,
+      created_at: k.createdAt.toISOString(),
+      revoked_at: k.revokedAt?.toISOString() ?? null,
+    }));
+    process.stdout.write(`${JSON.stringify({ partner_keys: keys })}\n`);
+  } else {
+    if (!(await revokePartnerKey(db, values.id!))) {
+      process.stderr.write(`no partner key with id ${values.id}\n`);
+      return 1;
+    }
+    process.stdout.write(`${JSON.stringify({ partner_key_id: values.id, revoked: true })}\n`);
+  }
+  return 0;
 }
 
 main().catch((err: unknown) => {
