@@ -104,7 +104,9 @@ export async function startEmbeddedPostgres(opts: {
     // A terminal's Ctrl-C reaches the postgres child too (same process group) and it stops by itself;
     // the package's stop() would then wait for an exit that already happened.
     if (!(await reachable(adminUrl))) return;
-    await Promise.race([pg.stop(), new Promise((r) => setTimeout(r, 15_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise((r) => (timer = setTimeout(r, 15_000)));
+    await Promise.race([pg.stop(), timeout]).finally(() => clearTimeout(timer));
   };
   return { url: urlFor(opts.port, opts.database), adminUrl, owned: true, stop };
 }
