@@ -13,7 +13,7 @@ export interface PartnerDeps {
   temporal: Client;
   environment: ServiceEnvironment;
   region: ServiceRegion;
-  /** How long a report waits for its workflow to record it before answering 202 anyway; default 5 s. */
+  /** How long a report waits for its workflow to record it before answering 202 anyway; default 10 s. */
   applyWaitMs?: number;
 }
 
@@ -26,7 +26,7 @@ type Ctx = Context<PartnerEnv>;
  */
 export function partnerRoutes(deps: PartnerDeps) {
   const app = new Hono<PartnerEnv>({ strict: false });
-  const reportDeps = { db: deps.db, temporal: deps.temporal, applyWaitMs: deps.applyWaitMs ?? 5000 };
+  const reportDeps = { db: deps.db, temporal: deps.temporal, applyWaitMs: deps.applyWaitMs ?? 10_000 };
   app.use('*', partnerAuth(deps));
 
   /** Reads the body into a report, checks the key may send it, and submits it to the order. */
