@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, type Activities } from './activities/index.js';
+import { createActivities, type Activities, type ActivityDeps } from './activities/index.js';
 import { createDb, type Db } from './db/client.js';
 import { SERVICE_TASK_QUEUE } from './domain/temporal.js';
 import { loadConfigOrExit } from './lib/config.js';
@@ -18,13 +18,18 @@ export interface WorkerDeps {
   namespace: string;
   db: Db;
   logger: Logger;
+  /** Webhook delivery settings and the secret key (defaults when absent). */
+  config?: ActivityDeps['config'];
   /** Tests replace single activities here; production passes nothing. */
   activityOverrides?: Partial<Activities>;
   options?: Partial<WorkerOptions>;
 }
 
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
-  const activities = { ...createActivities({ db: deps.db, logger: deps.logger }), ...deps.activityOverrides };
+  const activities = {
+    ...createActivities({ db: deps.db, logger: deps.logger, ...(deps.config ? { config: deps.config } : {}) }),
+    ...deps.activityOverrides,
+  };
   return Worker.create({
     connection: deps.connection,
     namespace: deps.namespace,
@@ -44,7 +49,7 @@ async function main(): Promise<void> {
   }
   const dbh = createDb(config.DATABASE_URL);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, db: dbh.db, logger });
+  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, db: dbh.db, logger, config });
   logger.info({ task_queue: SERVICE_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker polling');
   await worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs shutdown signal handlers)
   await connection.close();

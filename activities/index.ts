@@ -1,4 +1,10 @@
+import { Context } from '@temporalio/activity';
 import type { Db } from '../db/client.js';
+import { lazySecretBox } from '../db/queries/service-secrets.js';
+import { parseSchedule } from '../domain/webhooks/retry.js';
+import { loadConfig, type Config } from '../lib/config.js';
+import { wakeEndpoints } from '../lib/webhook-wake.js';
+import { createWebhookActivities, type WebhookSettings } from './webhooks/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
 import { orderView } from '../db/queries/order-view.js';
 import type { OrderPayloadBuilder } from '../db/queries/orders.js';
@@ -9,6 +15,21 @@ import { createUserActivities } from './users/index.js';
 export interface ActivityDeps {
   db: Db;
   logger: Logger;
+  /** Webhook delivery settings and the key sealing stored secrets (from config; defaults otherwise). */
+  config?: Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'WEBHOOK_RETRY_SCHEDULE' | 'WEBHOOK_TIMEOUT_SECONDS' | 'WEBHOOK_DISABLE_AFTER_SECONDS'>>;
+  /** Tests and benchmarks may replace how endpoint workflows are woken. */
+  wakeEndpoints?: (endpointIds: string[]) => Promise<void>;
+}
+
+export function webhookSettings(config: ActivityDeps['config'] = {}): WebhookSettings {
+  const defaults = loadConfig({});
+  return {
+    retrySchedule: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE ?? defaults.WEBHOOK_RETRY_SCHEDULE),
+    timeoutMs: (config.WEBHOOK_TIMEOUT_SECONDS ?? defaults.WEBHOOK_TIMEOUT_SECONDS) * 1000,
+    disableAfterSeconds: config.WEBHOOK_DISABLE_AFTER_SECONDS ?? defaults.WEBHOOK_DISABLE_AFTER_SECONDS,
+    batchSize: 256,
+    concurrency: 16,
+  };
 }
 
 /** The order exactly as GET /v3/order/{id} returns it, read inside the writing transaction. */
@@ -20,9 +41,12 @@ export const buildOrderPayload: OrderPayloadBuilder = async (tx, teamId, orderId
 
 /** All activities, built from their dependencies; worker.ts wires the real ones, tests may override. */
 export function createActivities(deps: ActivityDeps) {
+  const secretBox = lazySecretBox(deps.db, deps.config?.SECRET_ENCRYPTION_KEY);
+  const wake = deps.wakeEndpoints ?? ((ids: string[]) => wakeEndpoints(Context.current().client, ids));
   return {
     ...createUserActivities(deps),
-    ...createOrderActivities({ ...deps, buildOrderPayload }),
+    ...createOrderActivities({ ...deps, buildOrderPayload, wakeEndpoints: wake }),
+    ...createWebhookActivities({ ...deps, settings: webhookSettings(deps.config), secretBox, wake }),
   };
 }
 

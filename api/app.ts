@@ -11,6 +11,8 @@ import { requestLog } from './middleware/request-log.js';
 import { healthRoutes } from './routes/health.js';
 import { usersRoutes } from './routes/users/index.js';
 import { ordersRoutes } from './routes/orders/index.js';
+import { webhooksRoutes } from './routes/webhooks/index.js';
+import { lazySecretBox } from '../db/queries/service-secrets.js';
 import { partnerRoutes } from './routes/partner/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
 import { findVisibleLabTest } from '../db/queries/orders.js';
@@ -27,7 +29,8 @@ export interface AppDeps {
   config: Pick<
     Config,
     'SERVICE_ENVIRONMENT' | 'SERVICE_REGION' | 'TEMPORAL_NAMESPACE' | 'USER_DELETION_GRACE_SECONDS' | 'API_KEY_CACHE_TTL_SECONDS'
-  >;
+  > &
+    Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY'>>;
 }
 
 export function createApp({ db, temporal, logger, config, orderDeadlines }: AppDeps) {
@@ -61,6 +64,9 @@ export function createApp({ db, temporal, logger, config, orderDeadlines }: AppD
   app.use('/v3/*', auth);
   app.use('/lab_report/*', auth);
 
+  const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
+  // Before the order routes: POST /v3/order/resend_events must not be read as an order id.
+  app.route('/', webhooksRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, secretBox }));
   app.route('/v2/user', usersRoutes({ db: db.db, temporal, deletionGraceSeconds: config.USER_DELETION_GRACE_SECONDS }));
   app.route(
     '/v3',

@@ -24,6 +24,19 @@ export const configSchema = z.object({
   USER_DELETION_GRACE_SECONDS: z.coerce.number().int().min(0).default(7 * 24 * 3600),
   /** How long a verified API key is trusted without asking Postgres again (0 disables the cache). */
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+  /** AES-256 key (base64, 32 bytes) sealing stored secrets; unset → one made once and kept in Postgres. */
+  SECRET_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+    .optional(),
+  /** Seconds before each webhook delivery attempt (the first is normally 0 = at once). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'must be comma-separated seconds, e.g. 0,5,300')
+    .default('0,5,300,1800,7200,18000,36000,36000'),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(15),
+  /** An endpoint failing without any success for this long is disabled (default 5 days). */
+  WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().positive().default(5 * 24 * 3600),
   /** Ports used only when `npm run dev` starts its own Postgres / Temporal. */
   EMBEDDED_POSTGRES_PORT: port(54329),
   TEMPORAL_DEV_PORT: port(7233),

@@ -69,6 +69,7 @@ async function main(): Promise<void> {
       namespace: config.TEMPORAL_NAMESPACE,
       db: db.db,
       logger: logger.child({ component: 'worker' }),
+      config,
     });
     const workerDone = worker.run();
     stops.push({

@@ -1,3 +1,4 @@
 // Every workflow the service worker runs. The worker bundles this file; nothing here may do I/O.
 export { userDeletionWorkflow } from './user-deletion/workflow.js';
 export { labOrderWorkflow } from './lab-order/workflow.js';
+export { webhookEndpointWorkflow } from './webhooks/workflow.js';

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { endpointsPendingFor } from '../../db/queries/webhooks.js';
 import {
   insertOrderRecord,
   recordTransition,
@@ -20,10 +21,21 @@ interface Deps {
   logger: Logger;
   /** The order exactly as GET /v3/order/{id} returns it: the payload of its webhook events. */
   buildOrderPayload: OrderPayloadBuilder;
+  /** Wakes the delivery workflows of endpoints that got new events. */
+  wakeEndpoints: (endpointIds: string[]) => Promise<void>;
 }
 
 /** Activities of the lab-order workflow. Each is idempotent: a retry after a crash changes nothing twice. */
-export function createOrderActivities({ db, logger, buildOrderPayload }: Deps) {
+export function createOrderActivities({ db, logger, buildOrderPayload, wakeEndpoints }: Deps) {
+  /**
+   * After the event's transaction committed: wake the endpoints it was queued for. Looked up rather
+   * than passed along, so a retried activity (whose write found everything done) still wakes them.
+   */
+  async function announce(outboxEventId: string): Promise<void> {
+    const endpoints = await endpointsPendingFor(db, outboxEventId);
+    if (endpoints.length) await wakeEndpoints(endpoints);
+  }
+
   return {
     async createOrderRecord(input: { record: NewOrder; idempotency: { key: string; requestHash: string } | null; outboxEventId: string }) {
       const created = await insertOrderRecord(
@@ -34,6 +46,7 @@ export function createOrderActivities({ db, logger, buildOrderPayload }: Deps) {
         buildOrderPayload,
       );
       logger.info({ order_id: input.record.id, team_id: input.record.teamId, created }, 'order recorded');
+      await announce(input.outboxEventId);
     },
 
     async recordTransition(input: {
@@ -70,6 +83,7 @@ export function createOrderActivities({ db, logger, buildOrderPayload }: Deps) {
         buildOrderPayload,
       );
       logger.info({ order_id: input.orderId, event_id: input.eventId, status: input.low, appended }, 'order transition');
+      await announce(input.outboxEventId);
     },
 
     async storeResults(input: { orderId: string; results: ResultsInput }) {

@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, t
 import type { CollectionMethod, LowLevelStatus } from '../../domain/orders/status.js';
 import { topLevelOf } from '../../domain/orders/status.js';
 import type { DbOrTx } from '../client.js';
-import { idempotencyKeys, labTests, orderEvents, orderResults, orders, outboxEvents, users, type ShipmentData } from '../schema/index.js';
+import { idempotencyKeys, labTests, orderEvents, orderResults, orders, teams, users, type ShipmentData } from '../schema/index.js';
+import { recordTeamEvent } from './events.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
@@ -104,9 +105,17 @@ export async function recordTransition(
       .update(orders)
       .set({ ...input.patch, status: top, lowLevelStatus: input.low, lowLevelStatusCreatedAt: now, updatedAt: now })
       .where(and(eq(orders.id, input.orderId), eq(orders.teamId, input.teamId)));
-    await writeOutbox(tx, input.teamId, input.orderId, input.outbox, buildPayload, now);
+    if (input.low !== 'partial_results' || (await partialWebhooksEnabled(tx, input.teamId))) {
+      await writeOutbox(tx, input.teamId, input.orderId, input.outbox, buildPayload, now);
+    }
     return true;
   });
+}
+
+/** Partial results are announced only to teams whose configuration asks for them (BEHAVIOUR §1). */
+async function partialWebhooksEnabled(tx: DbOrTx, teamId: string): Promise<boolean> {
+  const [team] = await tx.select({ on: teams.partialWebhooksEnabled }).from(teams).where(eq(teams.id, teamId));
+  return team?.on ?? false;
 }
 
 async function writeOutbox(
@@ -123,19 +132,16 @@ async function writeOutbox(
     .from(users)
     .innerJoin(orders, eq(orders.userId, users.id))
     .where(eq(orders.id, orderId));
-  await tx
-    .insert(outboxEvents)
-    .values({
-      id: outbox.id,
-      teamId,
-      userId: user?.id ?? null,
-      clientUserId: user?.clientUserId ?? null,
-      eventType: outbox.eventType,
-      subjectId: orderId,
-      data,
-      createdAt: now,
-    })
-    .onConflictDoNothing();
+  await recordTeamEvent(tx, {
+    id: outbox.id,
+    teamId,
+    userId: user?.id ?? null,
+    clientUserId: user?.clientUserId ?? null,
+    eventType: outbox.eventType,
+    subjectId: orderId,
+    data,
+    createdAt: now,
+  });
 }
 
 export async function findOrder(db: DbOrTx, teamId: string, orderId: string): Promise<OrderRow | null> {

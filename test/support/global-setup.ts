@@ -14,6 +14,8 @@ import { installWorkerRuntime } from '../../lib/runtime.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../../lib/temporal-dev-server.js';
 import { createWorker } from '../../worker.js';
 
+export const TEST_WEBHOOK_RETRY_SCHEDULE = '0,0.2,0.5,0.5,1,1,1,1,1,1,1,1';
+
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
@@ -102,6 +104,9 @@ export default async function setup(project: TestProject) {
       namespace: 'default',
       db: dbh.db,
       logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', pretty: false }),
+      // Webhook retries in seconds rather than hours; 12 attempts so a receiver failing 30% of the
+      // time at random still gets everything (0.3^12 per event).
+      config: { WEBHOOK_RETRY_SCHEDULE: TEST_WEBHOOK_RETRY_SCHEDULE, WEBHOOK_TIMEOUT_SECONDS: 3, WEBHOOK_DISABLE_AFTER_SECONDS: 3600 },
     });
     const running = worker.run();
     cleanups.push(async () => {

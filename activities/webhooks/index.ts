@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { recordTeamEvent } from '../../db/queries/events.js';
+import { dueDeliveries, findEndpointById, nextDueAt, recordAttempt, type DueDelivery, type EndpointRow } from '../../db/queries/webhooks.js';
+import { webhookEndpoints } from '../../db/schema/index.js';
+import { outcomeOf, shouldDisable } from '../../domain/webhooks/retry.js';
+import { signedHeaders, type EventEnvelope } from '../../domain/webhooks/signing.js';
+import type { Logger } from '../../lib/logger.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { DeliverDueResult } from '../../workflows/webhooks/definitions.js';
+import { postEvent } from './http.js';
+
+export interface WebhookSettings {
+  /** Seconds before attempt 1, 2, … (its length is the number of attempts). */
+  retrySchedule: number[];
+  timeoutMs: number;
+  disableAfterSeconds: number;
+  /** Deliveries taken per round, and POSTs in flight at once per endpoint. */
+  batchSize: number;
+  concurrency: number;
+}
+
+interface Deps {
+  db: Db;
+  logger: Logger;
+  settings: WebhookSettings;
+  secretBox: () => Promise<SecretBox>;
+  /** Wakes endpoint workflows (the worker's own Temporal client in production). */
+  wake: (endpointIds: string[]) => Promise<void>;
+}
+
+/** The body of an event as delivered: the spec's envelope, the same bytes on every attempt. */
+export function envelopeOf(event: DueDelivery['event']): string {
+  const envelope: EventEnvelope = {
+    event_type: event.eventType,
+    data: event.data,
+    team_id: event.teamId,
+    user_id: event.userId,
+    client_user_id: event.clientUserId,
+  };
+  return JSON.stringify(envelope);
+}
+
+function signingSecrets(endpoint: EndpointRow, box: SecretBox, now: Date): string[] {
+  const secrets = [box.open(endpoint.secretEnc)];
+  if (endpoint.previousSecretEnc && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
+    secrets.push(box.open(endpoint.previousSecretEnc));
+  }
+  return secrets;
+}
+
+async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  });
+  await Promise.all(lanes);
+}
+
+export function createWebhookActivities(deps: Deps) {
+  const { db, logger, settings } = deps;
+  const { wake } = deps;
+
+  async function disable(endpoint: EndpointRow, reason: string, now: Date): Promise<void> {
+    const others = await db.transaction(async (tx) => {
+      const [changed] = await tx
+        .update(webhookEndpoints)
+        .set({ enabled: false, disabledReason: reason, updatedAt: now })
+        .where(eq(webhookEndpoints.id, endpoint.id))
+        .returning({ id: webhookEndpoints.id });
+      if (!changed) return [];
+      // The team learns of it through its event log (and any other endpoint that wants such events).
+      return recordTeamEvent(tx, {
+        id: randomUUID(),
+        teamId: endpoint.teamId,
+        eventType: 'webhook.endpoint.disabled',
+        data: { endpoint_id: endpoint.id, url: endpoint.url, reason, disabled_at: now.toISOString() },
+        subjectId: endpoint.id,
+        createdAt: now,
+      });
+    });
+    logger.warn({ endpoint_id: endpoint.id, team_id: endpoint.teamId, reason }, 'webhook endpoint disabled');
+    if (others.length) await wake(others);
+  }
+
+  return {
+    /** One delivery round for an endpoint: POST every due delivery, record each attempt, move each on. */
+    async deliverDue(input: { endpointId: string }): Promise<DeliverDueResult> {
+      const endpoint = await findEndpointById(db, input.endpointId);
+      if (!endpoint) return { state: 'gone', delivered: 0, failed: 0, more: false, nextDueAt: null };
+      if (!endpoint.enabled) return { state: 'disabled', delivered: 0, failed: 0, more: false, nextDueAt: null };
+      const box = await deps.secretBox();
+      const due = await dueDeliveries(db, endpoint.id, new Date(), settings.batchSize);
+      let delivered = 0;
+      let failed = 0;
+      let gone: string | null = null;
+      await inParallel(due, settings.concurrency, async ({ delivery, event }) => {
+        if (gone) return;
+        const at = new Date();
+        const body = envelopeOf(event);
+        const headers = signedHeaders(signingSecrets(endpoint, box, at), event.id, at, body);
+        const sent = await postEvent(endpoint.url, headers, body, settings.timeoutMs);
+        const attempts = delivery.attempts + 1;
+        const outcome = outcomeOf(sent.result, attempts, settings.retrySchedule, new Date());
+        await recordAttempt(db, {
+          deliveryId: delivery.id,
+          attemptedAt: at,
+          statusCode: sent.result.statusCode,
+          durationMs: sent.durationMs,
+          responseBody: sent.responseBody,
+          error: 'error' in sent.result ? sent.result.error : null,
+          attempts,
+          outcome: outcome.status === 'failed' ? { status: 'failed' } : outcome,
+        });
+        if (outcome.status === 'delivered') delivered++;
+        else failed++;
+        if (outcome.status === 'failed' && outcome.disableEndpoint) gone = outcome.reason;
+        Context.current().heartbeat({ delivered, failed });
+      });
+
+      const now = new Date();
+      if (gone) {
+        await disable(endpoint, gone, now);
+        return { state: 'disabled', delivered, failed, more: false, nextDueAt: null };
+      }
+      // Failing since: set by the first failure after a success, cleared by any success.
+      if (delivered > 0 && endpoint.failingSince) {
+        await db.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
+      } else if (delivered === 0 && failed > 0) {
+        if (!endpoint.failingSince) {
+          await db.update(webhookEndpoints).set({ failingSince: now }).where(eq(webhookEndpoints.id, endpoint.id));
+        } else if (shouldDisable(endpoint.failingSince, now, settings.disableAfterSeconds)) {
+          await disable(endpoint, `no successful delivery since ${endpoint.failingSince.toISOString()}`, now);
+          return { state: 'disabled', delivered, failed, more: false, nextDueAt: null };
+        }
+      }
+      if (due.length) logger.debug({ endpoint_id: endpoint.id, delivered, failed }, 'webhook round');
+      const next = await nextDueAt(db, endpoint.id);
+      return { state: 'active', delivered, failed, more: due.length === settings.batchSize, nextDueAt: next?.getTime() ?? null };
+    },
+  };
+}

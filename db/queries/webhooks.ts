@@ -1,0 +1,286 @@
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, lte, min, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../client.js';
+import { orders, outboxEvents, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../schema/index.js';
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type EventRow = typeof outboxEvents.$inferSelect;
+
+/** SQL: does endpoint `e` want events of `type` (exact filters, dotted prefixes, or no filters)? */
+const wants = (type: string) =>
+  sql`(cardinality(${webhookEndpoints.eventTypes}) = 0 or exists (
+        select 1 from unnest(${webhookEndpoints.eventTypes}) f
+        where f = ${type} or (right(f, 1) = '.' and starts_with(${type}, f))))`;
+
+/**
+ * Queues an event for every enabled endpoint of its team that wants it (inside the transaction that
+ * records the event). Returns the endpoints that now have work.
+ */
+export async function fanOutEvent(
+  tx: DbOrTx,
+  event: { id: string; teamId: string; eventType: string },
+  trigger: 'event' | 'resend' = 'event',
+  onlyEndpointId?: string,
+): Promise<string[]> {
+  const now = new Date();
+  const conditions: SQL[] = [eq(webhookEndpoints.teamId, event.teamId), eq(webhookEndpoints.enabled, true), wants(event.eventType)];
+  if (onlyEndpointId) conditions.push(eq(webhookEndpoints.id, onlyEndpointId));
+  const rows = await tx
+    .insert(webhookDeliveries)
+    .select(
+      tx
+        .select({
+          id: sql`gen_random_uuid()`.as('id'),
+          eventId: sql`${event.id}::uuid`.as('event_id'),
+          endpointId: webhookEndpoints.id,
+          teamId: webhookEndpoints.teamId,
+          status: sql`'pending'`.as('status'),
+          trigger: sql`${trigger}`.as('trigger'),
+          attempts: sql`0`.as('attempts'),
+          nextAttemptAt: sql`${now.toISOString()}::timestamptz`.as('next_attempt_at'),
+          lastAttemptAt: sql`null::timestamptz`.as('last_attempt_at'),
+          deliveredAt: sql`null::timestamptz`.as('delivered_at'),
+          createdAt: sql`${now.toISOString()}::timestamptz`.as('created_at'),
+        })
+        .from(webhookEndpoints)
+        .where(and(...conditions)),
+    )
+    .returning({ endpointId: webhookDeliveries.endpointId });
+  return [...new Set(rows.map((r) => r.endpointId))];
+}
+
+/** Endpoints with pending deliveries of an event (to wake again after a retried activity). */
+export async function endpointsPendingFor(db: DbOrTx, eventId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ endpointId: webhookDeliveries.endpointId })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.status, 'pending')));
+  return rows.map((r) => r.endpointId);
+}
+
+// ---- endpoints -------------------------------------------------------------------------------
+
+export async function insertEndpoint(
+  db: DbOrTx,
+  row: { id: string; teamId: string; url: string; description: string; eventTypes: string[]; secretEnc: string },
+): Promise<EndpointRow> {
+  const now = new Date();
+  const [created] = await db.insert(webhookEndpoints).values({ ...row, createdAt: now, updatedAt: now }).returning();
+  return created!;
+}
+
+export async function listEndpoints(db: DbOrTx, teamId: string): Promise<EndpointRow[]> {
+  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.teamId, teamId)).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+}
+
+export async function findEndpoint(db: DbOrTx, teamId: string, id: string): Promise<EndpointRow | null> {
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.teamId, teamId), eq(webhookEndpoints.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findEndpointById(db: DbOrTx, id: string): Promise<EndpointRow | null> {
+  const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function updateEndpoint(
+  db: DbOrTx,
+  teamId: string,
+  id: string,
+  patch: Partial<Pick<EndpointRow, 'url' | 'description' | 'eventTypes' | 'enabled' | 'disabledReason' | 'failingSince' | 'secretEnc' | 'previousSecretEnc' | 'previousSecretExpiresAt'>>,
+): Promise<EndpointRow | null> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(and(eq(webhookEndpoints.teamId, teamId), eq(webhookEndpoints.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteEndpoint(db: DbOrTx, teamId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.teamId, teamId), eq(webhookEndpoints.id, id)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
+
+// ---- delivery ----------------------------------------------------------------------------------
+
+export interface DueDelivery {
+  delivery: DeliveryRow;
+  event: EventRow;
+}
+
+/** Deliveries of an endpoint that are due now, oldest first, with their events. */
+export async function dueDeliveries(db: DbOrTx, endpointId: string, now: Date, limit: number): Promise<DueDelivery[]> {
+  const rows = await db
+    .select({ delivery: webhookDeliveries, event: outboxEvents })
+    .from(webhookDeliveries)
+    .innerJoin(outboxEvents, eq(outboxEvents.id, webhookDeliveries.eventId))
+    .where(
+      and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now)),
+    )
+    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(outboxEvents.createdAt))
+    .limit(limit);
+  return rows;
+}
+
+/** When the endpoint's next pending delivery is due (null: nothing pending). */
+export async function nextDueAt(db: DbOrTx, endpointId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: min(webhookDeliveries.nextAttemptAt) })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')));
+  return row?.at ?? null;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  responseBody: string | null;
+  error: string | null;
+  attempts: number;
+  outcome: { status: 'delivered' } | { status: 'pending'; nextAttemptAt: Date } | { status: 'failed' };
+}
+
+/** Stores one attempt and moves its delivery on; only a still-pending delivery changes. */
+export async function recordAttempt(db: DbOrTx, a: AttemptRecord): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(webhookAttempts).values({
+      deliveryId: a.deliveryId,
+      attemptedAt: a.attemptedAt,
+      statusCode: a.statusCode,
+      durationMs: a.durationMs,
+      responseBody: a.responseBody,
+      error: a.error,
+    });
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        status: a.outcome.status,
+        attempts: a.attempts,
+        lastAttemptAt: a.attemptedAt,
+        nextAttemptAt: a.outcome.status === 'pending' ? a.outcome.nextAttemptAt : null,
+        deliveredAt: a.outcome.status === 'delivered' ? a.attemptedAt : null,
+      })
+      .where(and(eq(webhookDeliveries.id, a.deliveryId), eq(webhookDeliveries.status, 'pending')));
+  });
+}
+
+// ---- event log, resend, recovery ------------------------------------------------------------------
+
+export interface EventFilters {
+  eventType?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+  orderId?: string | undefined;
+  userId?: string | undefined;
+  deliveryStatus?: 'pending' | 'delivered' | 'failed' | undefined;
+  limit: number;
+  /** Keyset cursor: events strictly older than (createdAt, id). */
+  before?: { createdAt: Date; id: string } | undefined;
+}
+
+export async function listEvents(db: DbOrTx, teamId: string, f: EventFilters): Promise<EventRow[]> {
+  const where: SQL[] = [eq(outboxEvents.teamId, teamId)];
+  if (f.eventType) {
+    where.push(f.eventType.endsWith('.') ? sql`starts_with(${outboxEvents.eventType}, ${f.eventType})` : eq(outboxEvents.eventType, f.eventType));
+  }
+  if (f.since) where.push(gte(outboxEvents.createdAt, f.since));
+  if (f.until) where.push(lte(outboxEvents.createdAt, f.until));
+  if (f.orderId) where.push(eq(outboxEvents.subjectId, f.orderId));
+  if (f.userId) where.push(eq(outboxEvents.userId, f.userId));
+  if (f.deliveryStatus) {
+    where.push(
+      sql`exists (select 1 from ${webhookDeliveries} d where d.event_id = ${outboxEvents.id} and d.status = ${f.deliveryStatus})`,
+    );
+  }
+  if (f.before) {
+    where.push(or(lt(outboxEvents.createdAt, f.before.createdAt), and(eq(outboxEvents.createdAt, f.before.createdAt), lt(outboxEvents.id, f.before.id)))!);
+  }
+  return db
+    .select()
+    .from(outboxEvents)
+    .where(and(...where))
+    .orderBy(desc(outboxEvents.createdAt), desc(outboxEvents.id))
+    .limit(f.limit);
+}
+
+export async function findEvent(db: DbOrTx, teamId: string, id: string): Promise<EventRow | null> {
+  const [row] = await db
+    .select()
+    .from(outboxEvents)
+    .where(and(eq(outboxEvents.teamId, teamId), eq(outboxEvents.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Deliveries of events (with their attempts, oldest first), for the event log. */
+export async function deliveriesOf(db: DbOrTx, eventIds: string[]) {
+  if (eventIds.length === 0) return [];
+  const deliveries = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(inArray(webhookDeliveries.eventId, eventIds))
+    .orderBy(asc(webhookDeliveries.createdAt));
+  const attempts = deliveries.length
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(inArray(webhookAttempts.deliveryId, deliveries.map((d) => d.id)))
+        .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id))
+    : [];
+  return deliveries.map((d) => ({ ...d, attemptRows: attempts.filter((a) => a.deliveryId === d.id) }));
+}
+
+/**
+ * Puts an endpoint's failed deliveries of events since `since` back in the queue, due now. Their
+ * attempts stay on record. Returns how many were requeued.
+ */
+export async function requeueFailed(db: DbOrTx, teamId: string, endpointId: string, since: Date): Promise<number> {
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ status: 'pending', trigger: 'recover', attempts: 0, nextAttemptAt: new Date(), deliveredAt: null })
+    .where(
+      and(
+        eq(webhookDeliveries.teamId, teamId),
+        eq(webhookDeliveries.endpointId, endpointId),
+        eq(webhookDeliveries.status, 'failed'),
+        gte(webhookDeliveries.createdAt, since),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
+}
+
+/**
+ * The latest event of each order (of the team) chosen by ids and/or by the time of that latest
+ * event. Used by POST /v3/order/resend_events.
+ */
+export async function latestOrderEvents(
+  db: DbOrTx,
+  teamId: string,
+  f: { orderIds?: string[] | undefined; startAt?: Date | undefined; endAt?: Date | undefined },
+): Promise<EventRow[]> {
+  const where: SQL[] = [eq(outboxEvents.teamId, teamId), sql`${outboxEvents.eventType} like 'labtest.order.%'`];
+  if (f.orderIds?.length) where.push(inArray(outboxEvents.subjectId, f.orderIds));
+  const latest = db
+    .selectDistinctOn([outboxEvents.subjectId], getTableColumns(outboxEvents))
+    .from(outboxEvents)
+    .innerJoin(orders, and(eq(orders.id, outboxEvents.subjectId), eq(orders.teamId, teamId)))
+    .where(and(...where))
+    .orderBy(outboxEvents.subjectId, desc(outboxEvents.createdAt), desc(outboxEvents.id))
+    .as('latest');
+  const window: SQL[] = [];
+  if (f.startAt) window.push(gte(latest.createdAt, f.startAt));
+  if (f.endAt) window.push(lte(latest.createdAt, f.endAt));
+  const rows = await db.select().from(latest).where(window.length ? and(...window) : undefined);
+  return rows;
+}

@@ -1,0 +1,36 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
+
+export const taskQueue = SERVICE_TASK_QUEUE;
+export const webhookEndpointWorkflowType = 'webhookEndpointWorkflow';
+
+/**
+ * One long-lived delivery workflow per endpoint. Deliveries themselves are rows in Postgres
+ * (webhook_deliveries): the workflow delivers whatever is due, sleeps durably until the next retry is
+ * due, and is woken early by a signal when new work arrives (new events, resends, recovery, re-enable).
+ */
+export const webhookEndpointWorkflowId = (endpointId: string): string => `webhook-endpoint-${endpointId}`;
+
+export interface WebhookEndpointInput {
+  endpointId: string;
+}
+
+export interface DeliverDueResult {
+  /** `gone`: the endpoint was deleted; `disabled`: it receives nothing until re-enabled. */
+  state: 'active' | 'disabled' | 'gone';
+  delivered: number;
+  failed: number;
+  /** More deliveries were due than one round takes. */
+  more: boolean;
+  /** Epoch ms of the next pending delivery's due time; null when nothing is pending. */
+  nextDueAt: number | null;
+}
+
+export interface EndpointWorkflowState {
+  rounds: number;
+  lastRound: DeliverDueResult | null;
+  waitingUntil: number | null;
+}
+
+export const wakeSignal = defineSignal('wake');
+export const endpointStateQuery = defineQuery<EndpointWorkflowState>('state');

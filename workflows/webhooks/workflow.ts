@@ -1,0 +1,52 @@
+import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { createWebhookActivities } from '../../activities/webhooks/index.js';
+import { workflowNow } from '../shared/time.js';
+import {
+  type DeliverDueResult,
+  type EndpointWorkflowState,
+  type WebhookEndpointInput,
+  endpointStateQuery,
+  wakeSignal,
+} from './definitions.js';
+
+const { deliverDue } = proxyActivities<ReturnType<typeof createWebhookActivities>>({
+  // One round POSTs up to a batch of deliveries (15 s timeout each, several at a time) and heartbeats
+  // after each; a worker that died mid-round is noticed by the heartbeat timeout and the round retried.
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '45 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** Even with nothing pending, look again this often (a safety net for a lost wake-up signal). */
+const IDLE_CHECK_MS = 60 * 60 * 1000;
+const ROUNDS_PER_RUN = 250;
+
+export async function webhookEndpointWorkflow(input: WebhookEndpointInput): Promise<void> {
+  let woken = false;
+  const state: EndpointWorkflowState = { rounds: 0, lastRound: null, waitingUntil: null };
+  setHandler(wakeSignal, () => {
+    woken = true;
+  });
+  setHandler(endpointStateQuery, () => state);
+
+  while (state.rounds < ROUNDS_PER_RUN && !workflowInfo().continueAsNewSuggested) {
+    woken = false;
+    const round: DeliverDueResult = await deliverDue({ endpointId: input.endpointId });
+    state.rounds++;
+    state.lastRound = round;
+    if (round.state === 'gone') return;
+    if (round.state === 'disabled') {
+      state.waitingUntil = null;
+      await condition(() => woken);
+      continue;
+    }
+    if (round.more) continue;
+    const wait = round.nextDueAt === null ? IDLE_CHECK_MS : Math.min(IDLE_CHECK_MS, round.nextDueAt - workflowNow());
+    if (wait <= 0) continue;
+    state.waitingUntil = workflowNow() + wait;
+    await condition(() => woken, wait);
+    state.waitingUntil = null;
+  }
+  // A fresh run keeps the history short; it starts with a delivery round, so nothing waits on a lost wake-up.
+  await continueAsNew<typeof webhookEndpointWorkflow>(input);
+}
