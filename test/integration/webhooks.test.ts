@@ -63,8 +63,6 @@ async function emit(teamId: string, count: number, eventType = 'labtest.order.up
   return ids;
 }
 
-const shipping = { receiverName: 'Jane Doe', firstLine: '123 Main St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US', phoneNumber: '+14155552671' };
-
 async function orderTeam() {
   const team = await newTeam(stack);
   const client = sdkFor(stack, team.apiKey);
