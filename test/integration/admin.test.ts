@@ -2,8 +2,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { apiKeys } from '../../db/schema/index.js';
-import { http, startTestStack, type TestStack } from '../support/harness.js';
+import { eq } from 'drizzle-orm';
+import { apiKeys, labs, partnerKeys } from '../../db/schema/index.js';
+import { testkitLabTest } from '../support/catalog-fixture.js';
+import { http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
 
 const run = promisify(execFile);
 let stack: TestStack;
@@ -63,5 +65,57 @@ describe('npm run admin', () => {
     const missing = await admin('rotate-key', '--team', '00000000-0000-4000-8000-000000000000');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no team/);
+  });
+
+  it('create-partner-key, list-partner-keys and revoke-partner-key manage keys that open /partner/v1 only', async () => {
+    const team = await newTeam(stack);
+    const { labId } = await testkitLabTest(stack.db.db, team.teamId);
+    const [lab] = await stack.db.db.select().from(labs).where(eq(labs.id, labId));
+    const created = await admin('create-partner-key', '--name', 'Fixture Lab', '--kind', 'lab', '--lab-slug', lab!.slug);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    const { partner_key_id, api_key } = JSON.parse(created.stdout) as { partner_key_id: string; api_key: string };
+    expect(api_key).toMatch(/^partner_sandbox_us_/);
+    const stored = await stack.db.db.select().from(partnerKeys).where(eq(partnerKeys.id, partner_key_id));
+    expect(stored[0]).toMatchObject({ kind: 'lab', labId, name: 'Fixture Lab' });
+    expect(JSON.stringify(stored)).not.toContain(api_key);
+
+    const unknownOrder = '/partner/v1/orders/00000000-0000-4000-8000-000000000000/sample_received';
+    const asPartner = { headers: { 'x-partner-api-key': api_key } };
+    expect((await http(stack, 'POST', unknownOrder, asPartner)).status).toBe(404); // authenticated: the order is unknown
+    expect((await http(stack, 'GET', '/v2/user', { apiKey: api_key })).status).toBe(401);
+
+    const courier = await admin('create-partner-key', '--name', 'Courier Co', '--kind', 'courier');
+    expect(courier.code, courier.stderr).toBe(0);
+    const listed = await admin('list-partner-keys');
+    const keys = (JSON.parse(listed.stdout) as { partner_keys: Record<string, unknown>[] }).partner_keys;
+    expect(keys).toContainEqual(expect.objectContaining({ partner_key_id, name: 'Fixture Lab', kind: 'lab', lab_slug: lab!.slug, revoked_at: null }));
+    expect(keys).toContainEqual(expect.objectContaining({ name: 'Courier Co', kind: 'courier', lab_slug: null }));
+    expect(listed.stdout).not.toContain(api_key);
+
+    const revoked = await admin('revoke-partner-key', '--id', partner_key_id);
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toEqual({ partner_key_id, revoked: true });
+    expect((await http(stack, 'POST', unknownOrder, asPartner)).status).toBe(401);
+  });
+
+  it('refuses bad partner-key arguments with exit code 2, an unknown lab or key with 1', async () => {
+    for (const args of [
+      ['create-partner-key', '--name', 'X'],
+      ['create-partner-key', '--name', 'X', '--kind', 'robot'],
+      ['create-partner-key', '--name', 'X', '--kind', 'lab'],
+      ['create-partner-key', '--name', 'X', '--kind', 'courier', '--lab-slug', 'some-lab'],
+      ['revoke-partner-key', '--id', 'nope'],
+    ]) {
+      const res = await admin(...args);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toMatch(/usage: npm run admin/);
+    }
+    const noLab = await admin('create-partner-key', '--name', 'X', '--kind', 'lab', '--lab-slug', 'no-such-lab');
+    expect(noLab.code).toBe(1);
+    expect(noLab.stderr).toMatch(/no lab with slug/);
+    const noKey = await admin('revoke-partner-key', '--id', '00000000-0000-4000-8000-000000000000');
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/no partner key/);
   });
 });
