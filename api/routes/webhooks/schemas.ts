@@ -75,6 +75,8 @@ export const resendOrderEventsBody = z
     end_at: isoDateTime.nullish(),
   })
   .superRefine((b, ctx) => {
+    // Zod runs this even when a field failed (and was not transformed): judge only well-formed input.
+    if ((b.start_at != null && !(b.start_at instanceof Date)) || (b.end_at != null && !(b.end_at instanceof Date))) return;
     if (!b.order_ids?.length && !b.start_at) {
       ctx.addIssue({ code: 'custom', message: 'give order_ids, start_at, or both', path: [] });
       return;
