@@ -86,8 +86,8 @@ export default async function setup(project: TestProject) {
       port: await freePort(),
       uiPort: null,
       namespace: 'default',
-      // A namespace no shared worker polls: the durability test runs (and kills) a worker process of its own there.
-      extraNamespaces: ['durability'],
+      // Namespaces no shared worker polls: each durability test runs (and kills) a worker process of its own there.
+      extraNamespaces: ['durability', 'durability-webhooks'],
       cliPath: process.env.TEMPORAL_CLI_PATH,
       log,
     });

@@ -13,7 +13,7 @@ const { deliverDue } = proxyActivities<ReturnType<typeof createWebhookActivities
   // One round POSTs up to a batch of deliveries (15 s timeout each, several at a time) and heartbeats
   // after each; a worker that died mid-round is noticed by the heartbeat timeout and the round retried.
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '45 seconds',
+  heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
