@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { endpointsPendingFor } from '../../db/queries/webhooks.js';
+import { criticalResultEventId } from '../../db/queries/orders.js';
 import {
   insertOrderRecord,
   recordTransition,
@@ -31,8 +32,8 @@ export function createOrderActivities({ db, logger, buildOrderPayload, wakeEndpo
    * After the event's transaction committed: wake the endpoints it was queued for. Looked up rather
    * than passed along, so a retried activity (whose write found everything done) still wakes them.
    */
-  async function announce(outboxEventId: string): Promise<void> {
-    const endpoints = await endpointsPendingFor(db, outboxEventId);
+  async function announce(...eventIds: string[]): Promise<void> {
+    const endpoints = await endpointsPendingFor(db, eventIds);
     if (endpoints.length) await wakeEndpoints(endpoints);
   }
 
@@ -83,7 +84,7 @@ export function createOrderActivities({ db, logger, buildOrderPayload, wakeEndpo
         buildOrderPayload,
       );
       logger.info({ order_id: input.orderId, event_id: input.eventId, status: input.low, appended }, 'order transition');
-      await announce(input.outboxEventId);
+      await announce(input.outboxEventId, criticalResultEventId(input.outboxEventId));
     },
 
     async storeResults(input: { orderId: string; results: ResultsInput }) {

@@ -4,6 +4,7 @@ import { topLevelOf } from '../../domain/orders/status.js';
 import type { DbOrTx } from '../client.js';
 import { idempotencyKeys, labTests, orderEvents, orderResults, orders, teams, users, type ShipmentData } from '../schema/index.js';
 import { recordTeamEvent } from './events.js';
+import { uuidFrom } from '../../domain/orders/ids.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
@@ -108,7 +109,43 @@ export async function recordTransition(
     if (input.low !== 'partial_results' || (await partialWebhooksEnabled(tx, input.teamId))) {
       await writeOutbox(tx, input.teamId, input.orderId, input.outbox, buildPayload, now);
     }
+    if (input.low === 'completed' && input.patch.interpretation === 'critical') {
+      await announceCriticalResult(tx, input.teamId, input.orderId, criticalResultEventId(input.outbox.id), now);
+    }
     return true;
+  });
+}
+
+/** The id of the critical-result event beside an order update (stable across retries). */
+export const criticalResultEventId = (orderEventId: string): string => uuidFrom(`${orderEventId}:critical`);
+
+/** `labtest.result.critical` (BEHAVIOUR §3): final results with a critical interpretation, beside the order update. */
+async function announceCriticalResult(tx: DbOrTx, teamId: string, orderId: string, eventId: string, now: Date): Promise<void> {
+  const [row] = await tx
+    .select({ order: orders, clientUserId: users.clientUserId })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, orderId));
+  if (!row) return;
+  const { order } = row;
+  await recordTeamEvent(tx, {
+    id: eventId,
+    teamId,
+    userId: order.userId,
+    clientUserId: row.clientUserId,
+    eventType: 'labtest.result.critical',
+    subjectId: orderId,
+    data: {
+      order_id: order.id,
+      sample_id: order.sampleId,
+      status: order.status,
+      interpretation: 'critical',
+      team_id: teamId,
+      user_id: order.userId,
+      created_at: order.createdAt.toISOString(),
+      updated_at: order.updatedAt.toISOString(),
+    },
+    createdAt: now,
   });
 }
 

@@ -49,12 +49,12 @@ export async function fanOutEvent(
   return [...new Set(rows.map((r) => r.endpointId))];
 }
 
-/** Endpoints with pending deliveries of an event (to wake again after a retried activity). */
-export async function endpointsPendingFor(db: DbOrTx, eventId: string): Promise<string[]> {
+/** Endpoints with pending deliveries of some events (to wake again after a retried activity). */
+export async function endpointsPendingFor(db: DbOrTx, eventIds: string[]): Promise<string[]> {
   const rows = await db
     .selectDistinct({ endpointId: webhookDeliveries.endpointId })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.status, 'pending')));
+    .where(and(inArray(webhookDeliveries.eventId, eventIds), eq(webhookDeliveries.status, 'pending')));
   return rows.map((r) => r.endpointId);
 }
 

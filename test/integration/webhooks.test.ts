@@ -5,7 +5,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordTeamEvent } from '../../db/queries/events.js';
-import { outboxEvents, webhookEndpoints } from '../../db/schema/index.js';
+import { outboxEvents, teams, webhookEndpoints } from '../../db/schema/index.js';
 import { wakeEndpoints } from '../../lib/webhook-wake.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
 import { eventually, http, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';
@@ -72,7 +72,7 @@ async function orderTeam() {
 }
 
 /** A registered testkit order simulated to `completed`; resolves with the order's outbox event ids. */
-async function completedOrder(t: Awaited<ReturnType<typeof orderTeam>>) {
+async function completedOrder(t: Awaited<ReturnType<typeof orderTeam>>, flags: { interpretation?: 'normal' | 'critical'; via?: string } = {}) {
   const { order } = await t.client.labTests.createOrder({
     userId: t.userId,
     orderSet: { labTestIds: [t.labTestId] },
@@ -80,7 +80,16 @@ async function completedOrder(t: Awaited<ReturnType<typeof orderTeam>>) {
     patientDetails: { firstName: 'Jane', lastName: 'Doe', dob: '1990-05-17', gender: 'female', phoneNumber: '+14155552671', email: 'jane@example.com' },
     patientAddress: { firstLine: '123 Main St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' },
   } as Vital.CreateOrderRequestCompatible);
-  await t.client.labTests.simulateOrderProcess(order.id, { finalStatus: 'completed.testkit.completed' });
+  if (flags.via) {
+    // the SDK's OrderStatus enum has no testkit partial_results: plain HTTP for this step
+    const res = await http(stack, 'POST', `/v3/order/${order.id}/test?final_status=${flags.via}`, { apiKey: t.apiKey, body: {} });
+    expect(res.status).toBe(200);
+    await eventually(async () => (await t.client.labTests.getOrder(order.id)).events.at(-1)?.status === flags.via, 30_000);
+  }
+  await t.client.labTests.simulateOrderProcess(order.id, {
+    finalStatus: 'completed.testkit.completed',
+    body: flags.interpretation ? { interpretation: flags.interpretation } : undefined,
+  });
   await eventually(async () => (await t.client.labTests.getOrder(order.id)).status === 'completed', 30_000);
   const events = await stack.db.db.select().from(outboxEvents).where(eq(outboxEvents.subjectId, order.id));
   return { orderId: order.id, eventIds: events.map((e) => e.id) };
@@ -179,5 +188,29 @@ describe('webhook delivery', () => {
       return got.json.enabled === false ? got : null;
     });
     expect(res.json.disabled_reason).toMatch(/no successful delivery since/);
+  });
+
+  it('announces critical results, and partial results only to teams that enabled them', async () => {
+    const t = await orderTeam();
+    const r = await receiver();
+    await endpoint(t.apiKey, r.url, { event_types: ['labtest.result.critical', 'labtest.order.updated'] });
+    const { orderId, eventIds } = await completedOrder(t, { interpretation: 'critical', via: 'sample_with_lab.testkit.partial_results' });
+    const critical = await eventually(async () => r.accepted.find((x) => x.json.event_type === 'labtest.result.critical'), 20_000);
+    expect(critical.json.data).toMatchObject({ order_id: orderId, interpretation: 'critical', team_id: t.teamId, user_id: t.userId });
+    // partial results were recorded as an order event but not announced (the team did not enable it)
+    const order = await t.client.labTests.getOrder(orderId);
+    expect(order.events.map((e) => e.status)).toContain('sample_with_lab.testkit.partial_results');
+    await eventually(async () => r.accepted.filter((x) => x.json.event_type === 'labtest.order.updated').length === eventIds.length - 2, 20_000);
+    const announced = r.accepted.map((x) => (x.json.data.events as { status: string }[] | undefined)?.at(-1)?.status);
+    expect(announced).not.toContain('sample_with_lab.testkit.partial_results');
+
+    const enabled = await orderTeam();
+    await stack.db.db.update(teams).set({ partialWebhooksEnabled: true }).where(eq(teams.id, enabled.teamId));
+    const r2 = await receiver();
+    await endpoint(enabled.apiKey, r2.url, { event_types: ['labtest.order.updated'] });
+    await completedOrder(enabled, { via: 'sample_with_lab.testkit.partial_results' });
+    await eventually(async () =>
+      r2.accepted.some((x) => (x.json.data.events as { status: string }[]).at(-1)?.status === 'sample_with_lab.testkit.partial_results'),
+    );
   });
 });
