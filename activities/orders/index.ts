@@ -38,16 +38,24 @@ export function createOrderActivities({ db, logger, buildOrderPayload, wakeEndpo
   }
 
   return {
-    async createOrderRecord(input: { record: NewOrder; idempotency: { key: string; requestHash: string } | null; outboxEventId: string }) {
+    /** The order row with its first event(s) and their webhook events; `then` are the steps that follow creation at once. */
+    async createOrderRecord(input: {
+      record: NewOrder;
+      idempotency: { key: string; requestHash: string } | null;
+      outboxEventId: string;
+      then?: { low: LowLevelStatus; outboxEventId: string }[];
+    }) {
+      const then = input.then ?? [];
       const created = await insertOrderRecord(
         db,
         input.record,
         input.idempotency,
         { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.created },
         buildOrderPayload,
+        then.map((t) => ({ low: t.low, outbox: { id: t.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } })),
       );
       logger.info({ order_id: input.record.id, team_id: input.record.teamId, created }, 'order recorded');
-      await announce(input.outboxEventId);
+      await announce(input.outboxEventId, ...then.map((t) => t.outboxEventId));
     },
 
     async recordTransition(input: {

@@ -28,6 +28,8 @@ export async function insertOrderRecord(
   idempotency: { key: string; requestHash: string } | null,
   outbox: OutboxEnvelope,
   buildPayload: OrderPayloadBuilder,
+  /** Status changes that follow creation at once (e.g. `awaiting_registration`), in the same transaction. */
+  then: { low: LowLevelStatus; outbox: OutboxEnvelope }[] = [],
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const now = new Date();
@@ -52,6 +54,14 @@ export async function insertOrderRecord(
         .onConflictDoNothing();
     }
     await writeOutbox(tx, order.teamId, order.id, outbox, buildPayload, now);
+    for (const [i, step] of then.entries()) {
+      await applyTransition(
+        tx,
+        { teamId: order.teamId, orderId: order.id, eventId: 2 + i, method: order.method as CollectionMethod, low: step.low, statusDetail: null, patch: {}, outbox: step.outbox },
+        buildPayload,
+        new Date(now.getTime() + i + 1), // strictly after creation, so "latest event" stays well defined
+      );
+    }
     return true;
   });
 }
@@ -87,33 +97,39 @@ export async function recordTransition(
   },
   buildPayload: OrderPayloadBuilder,
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const now = new Date();
-    const top = topLevelOf(input.method, input.low);
-    const [appended] = await tx
-      .insert(orderEvents)
-      .values({
-        orderId: input.orderId,
-        id: input.eventId,
-        status: `${top}.${input.method}.${input.low}`,
-        statusDetail: input.statusDetail,
-        createdAt: now,
-      })
-      .onConflictDoNothing()
-      .returning({ id: orderEvents.id });
-    if (!appended) return false;
-    await tx
-      .update(orders)
-      .set({ ...input.patch, status: top, lowLevelStatus: input.low, lowLevelStatusCreatedAt: now, updatedAt: now })
-      .where(and(eq(orders.id, input.orderId), eq(orders.teamId, input.teamId)));
-    if (input.low !== 'partial_results' || (await partialWebhooksEnabled(tx, input.teamId))) {
-      await writeOutbox(tx, input.teamId, input.orderId, input.outbox, buildPayload, now);
-    }
-    if (input.low === 'completed' && input.patch.interpretation === 'critical') {
-      await announceCriticalResult(tx, input.teamId, input.orderId, criticalResultEventId(input.outbox.id), now);
-    }
-    return true;
-  });
+  return db.transaction((tx) => applyTransition(tx, input, buildPayload, new Date()));
+}
+
+async function applyTransition(
+  tx: DbOrTx,
+  input: Parameters<typeof recordTransition>[1],
+  buildPayload: OrderPayloadBuilder,
+  now: Date,
+): Promise<boolean> {
+  const top = topLevelOf(input.method, input.low);
+  const [appended] = await tx
+    .insert(orderEvents)
+    .values({
+      orderId: input.orderId,
+      id: input.eventId,
+      status: `${top}.${input.method}.${input.low}`,
+      statusDetail: input.statusDetail,
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: orderEvents.id });
+  if (!appended) return false;
+  await tx
+    .update(orders)
+    .set({ ...input.patch, status: top, lowLevelStatus: input.low, lowLevelStatusCreatedAt: now, updatedAt: now })
+    .where(and(eq(orders.id, input.orderId), eq(orders.teamId, input.teamId)));
+  if (input.low !== 'partial_results' || (await partialWebhooksEnabled(tx, input.teamId))) {
+    await writeOutbox(tx, input.teamId, input.orderId, input.outbox, buildPayload, now);
+  }
+  if (input.low === 'completed' && input.patch.interpretation === 'critical') {
+    await announceCriticalResult(tx, input.teamId, input.orderId, criticalResultEventId(input.outbox.id), now);
+  }
+  return true;
 }
 
 /** The id of the critical-result event beside an order update (stable across retries). */

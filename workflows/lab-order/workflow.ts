@@ -1,4 +1,13 @@
-import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  uuid4,
+} from '@temporalio/workflow';
 import type { createOrderActivities } from '../../activities/orders/index.js';
 import type { LowLevelStatus } from '../../domain/orders/status.js';
 import {
@@ -34,6 +43,14 @@ const acts = proxyActivities<ReturnType<typeof createOrderActivities>>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
+
+const localActs = proxyLocalActivities<ReturnType<typeof createOrderActivities>>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+});
+
+/** Histories from before creation became one local activity replay the old path. */
+const CREATE_IN_ONE_STEP = 'order-created-in-one-local-activity';
 
 interface Job {
   cmd: TestkitCommand;
@@ -158,10 +175,20 @@ export async function labOrderWorkflow(input: LabOrderInput): Promise<LowLevelSt
   }
 
   // The order row, its first event and the `labtest.order.created` webhook event come into being together.
-  await acts.createOrderRecord({ record: input.record, idempotency: input.idempotency, outboxEventId: uuid4() });
-  events = 1;
   const first = afterCreation(state);
-  if (first) await apply({ cmd: first });
+  if (patched(CREATE_IN_ONE_STEP)) {
+    // One local activity, one transaction: creation and the steps that follow it at once (an unregistered
+    // kit's `awaiting_registration`). The caller waits on this, so it skips the activity task queue.
+    const decision = first ? decide(state, first) : null;
+    const then = decision?.ok ? decision.steps.map((low) => ({ low, outboxEventId: uuid4() })) : [];
+    await localActs.createOrderRecord({ record: input.record, idempotency: input.idempotency, outboxEventId: uuid4(), then });
+    events = 1 + then.length;
+    if (decision?.ok) state = decision.next;
+  } else {
+    await acts.createOrderRecord({ record: input.record, idempotency: input.idempotency, outboxEventId: uuid4() });
+    events = 1;
+    if (first) await apply({ cmd: first });
+  }
   created = true;
 
   while (!isTerminal(state)) {
