@@ -1,7 +1,8 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineSignal, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { baselineActivities } from './activities.js';
 
-const acts = proxyActivities<typeof baselineActivities>({ startToCloseTimeout: '10 seconds' });
+// Local activities, as the order workflow uses for its steps: the same kind of call, doing nothing.
+const acts = proxyLocalActivities<typeof baselineActivities>({ startToCloseTimeout: '10 seconds' });
 export const goSignal = defineSignal('go');
 
 /**

@@ -17,6 +17,8 @@ describe('workflow replay', () => {
         'lab-order-testkit-registrable-completed',
         // recorded before order creation became one local activity (the patched() branch keeps it replaying)
         'lab-order-testkit-registrable-completed-before-local-create',
+        // recorded before the order's steps became local activities
+        'lab-order-testkit-registrable-completed-before-local-steps',
       ]),
     );
   });

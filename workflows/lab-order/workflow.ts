@@ -51,6 +51,12 @@ const localActs = proxyLocalActivities<ReturnType<typeof createOrderActivities>>
 
 /** Histories from before creation became one local activity replay the old path. */
 const CREATE_IN_ONE_STEP = 'order-created-in-one-local-activity';
+/**
+ * Each step is a short Postgres transaction: run as local activities (no activity task round trip
+ * through the server; a run of simulated steps fits in one workflow task). Earlier histories replay
+ * with regular activities.
+ */
+const STEPS_AS_LOCAL_ACTIVITIES = 'order-steps-as-local-activities';
 
 interface Job {
   cmd: TestkitCommand;
@@ -130,14 +136,18 @@ export async function labOrderWorkflow(input: LabOrderInput): Promise<LowLevelSt
     simulationTarget: simulation?.target ?? null,
   }));
 
+  let stepActs: typeof acts | null = null;
+  /** Activities for order steps: local ones for orders started on this code, regular ones on replay of older histories. */
+  const steps = () => (stepActs ??= patched(STEPS_AS_LOCAL_ACTIVITIES) ? localActs : acts);
+
   async function apply(job: Job): Promise<NonNullable<Job['outcome']>> {
     const decision = decide(state, job.cmd);
     if (!decision.ok) return decision;
-    if (job.results) await acts.storeResults({ orderId: input.orderId, results: job.results });
+    if (job.results) await steps().storeResults({ orderId: input.orderId, results: job.results });
     if (job.shipment) shipment = shipmentPatch(shipment, job.shipment, uuid4(), new Date(workflowNow()).toISOString());
     for (const [i, low] of decision.steps.entries()) {
       events += 1;
-      await acts.recordTransition({
+      await steps().recordTransition({
         teamId: input.teamId,
         orderId: input.orderId,
         method: input.method,
@@ -213,7 +223,7 @@ export async function labOrderWorkflow(input: LabOrderInput): Promise<LowLevelSt
     }
     if (simStep && simulation) {
       const job: Job = { cmd: simStep };
-      if (simStep.kind === 'results') job.results = await acts.simulatedResults({ orderId: input.orderId, final: simStep.final, request: simulation });
+      if (simStep.kind === 'results') job.results = await steps().simulatedResults({ orderId: input.orderId, final: simStep.final, request: simulation });
       if (simStep.kind === 'shipment') job.shipment = { event: simStep.event, courier: 'usps', trackingNumber: `SIM${input.orderId.slice(0, 8).toUpperCase()}` };
       await apply(job);
       continue;
