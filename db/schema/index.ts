@@ -5,3 +5,4 @@ export * from './orders.js';
 export * from './events.js';
 export * from './accounts.js';
 export * from './webhooks.js';
+export * from './lab-reports.js';
