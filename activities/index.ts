@@ -1,12 +1,13 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/client.js';
 import { lazySecretBox } from '../db/queries/service-secrets.js';
+import { lazyUrlSigner } from '../db/queries/secrets.js';
 import { parseSchedule } from '../domain/webhooks/retry.js';
 import { loadConfig, type Config } from '../lib/config.js';
 import { wakeEndpoints } from '../lib/webhook-wake.js';
 import { createWebhookActivities, type WebhookSettings } from './webhooks/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
-import { orderView } from '../db/queries/order-view.js';
+import { orderView, type UrlSignerSource } from '../db/queries/order-view.js';
 import type { OrderPayloadBuilder } from '../db/queries/orders.js';
 import type { Logger } from '../lib/logger.js';
 import { createOrderActivities } from './orders/index.js';
@@ -15,8 +16,19 @@ import { createUserActivities } from './users/index.js';
 export interface ActivityDeps {
   db: Db;
   logger: Logger;
-  /** Webhook delivery settings and the key sealing stored secrets (from config; defaults otherwise). */
-  config?: Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'WEBHOOK_RETRY_SCHEDULE' | 'WEBHOOK_TIMEOUT_SECONDS' | 'WEBHOOK_DISABLE_AFTER_SECONDS'>>;
+  /** Webhook delivery settings, the key sealing stored secrets, document links (from config; defaults otherwise). */
+  config?: Partial<
+    Pick<
+      Config,
+      | 'SECRET_ENCRYPTION_KEY'
+      | 'WEBHOOK_RETRY_SCHEDULE'
+      | 'WEBHOOK_TIMEOUT_SECONDS'
+      | 'WEBHOOK_DISABLE_AFTER_SECONDS'
+      | 'URL_SIGNING_SECRET'
+      | 'PUBLIC_URL'
+      | 'PORT'
+    >
+  >;
   /** Tests and benchmarks may replace how endpoint workflows are woken. */
   wakeEndpoints?: (endpointIds: string[]) => Promise<void>;
 }
@@ -33,15 +45,18 @@ export function webhookSettings(config: ActivityDeps['config'] = {}): WebhookSet
 }
 
 /** The order exactly as GET /v3/order/{id} returns it, read inside the writing transaction. */
-export const buildOrderPayload: OrderPayloadBuilder = async (tx, teamId, orderId) => {
-  const view = await orderView(tx, teamId, orderId, loadLabTestViews);
-  if (!view) throw new Error(`order ${orderId} not found while building its event`);
-  return view;
-};
+export function orderPayloadBuilder(urlSigner: UrlSignerSource): OrderPayloadBuilder {
+  return async (tx, teamId, orderId) => {
+    const view = await orderView(tx, teamId, orderId, loadLabTestViews, urlSigner);
+    if (!view) throw new Error(`order ${orderId} not found while building its event`);
+    return view;
+  };
+}
 
 /** All activities, built from their dependencies; worker.ts wires the real ones, tests may override. */
 export function createActivities(deps: ActivityDeps) {
   const secretBox = lazySecretBox(deps.db, deps.config?.SECRET_ENCRYPTION_KEY);
+  const buildOrderPayload = orderPayloadBuilder(lazyUrlSigner(deps.db, deps.config ?? {}));
   const wake = deps.wakeEndpoints ?? ((ids: string[]) => wakeEndpoints(Context.current().client, ids));
   return {
     ...createUserActivities(deps),

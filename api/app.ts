@@ -13,6 +13,8 @@ import { usersRoutes } from './routes/users/index.js';
 import { ordersRoutes } from './routes/orders/index.js';
 import { webhooksRoutes } from './routes/webhooks/index.js';
 import { lazySecretBox } from '../db/queries/service-secrets.js';
+import { lazyUrlSigner } from '../db/queries/secrets.js';
+import { signedDocumentsRoutes } from './routes/orders/documents.js';
 import { partnerRoutes } from './routes/partner/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
 import { findVisibleLabTest } from '../db/queries/orders.js';
@@ -30,7 +32,7 @@ export interface AppDeps {
     Config,
     'SERVICE_ENVIRONMENT' | 'SERVICE_REGION' | 'TEMPORAL_NAMESPACE' | 'USER_DELETION_GRACE_SECONDS' | 'API_KEY_CACHE_TTL_SECONDS'
   > &
-    Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY'>>;
+    Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'URL_SIGNING_SECRET' | 'PUBLIC_URL' | 'PORT'>>;
 }
 
 export function createApp({ db, temporal, logger, config, orderDeadlines }: AppDeps) {
@@ -54,6 +56,10 @@ export function createApp({ db, temporal, logger, config, orderDeadlines }: AppD
     partnerRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, region: config.SERVICE_REGION }),
   );
 
+  // Signed document links (requisition_form_url): no API key, the signature is the credential.
+  const urlSigner = lazyUrlSigner(db.db, config);
+  app.route('/documents', signedDocumentsRoutes({ db: db.db, urlSigner }));
+
   const auth = teamAuth({
     db: db.db,
     environment: config.SERVICE_ENVIRONMENT,
@@ -75,6 +81,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines }: AppD
       temporal,
       environment: config.SERVICE_ENVIRONMENT,
       loadLabTests: loadLabTestViews,
+      urlSigner,
       findLabTest: (teamId, labTestId) => findVisibleLabTest(db.db, teamId, labTestId),
       ...(orderDeadlines ? { deadlines: orderDeadlines } : {}),
     }),

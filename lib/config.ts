@@ -29,6 +29,13 @@ export const configSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
     .optional(),
+  /** Key (≥ 32 characters) signing document links such as `requisition_form_url`; unset → one made once and kept in Postgres. */
+  URL_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters (openssl rand -base64 32)').optional(),
+  /** Base of links the service hands out (signed document URLs); unset → `http://localhost:$PORT`. */
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http(s) URL without query, e.g. https://labs.example.com')
+    .optional(),
   /** Seconds before each webhook delivery attempt (the first is normally 0 = at once). */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

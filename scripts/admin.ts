@@ -7,18 +7,22 @@
  *                               → {"partner_key_id": "...", "api_key": "..."} (lab keys need --lab-slug)
  *   list-partner-keys           → {"partner_keys": [{"partner_key_id", "name", "kind", "lab_slug", "hint", "created_at", "revoked_at"}]}
  *   revoke-partner-key --id ID  → {"partner_key_id": "...", "revoked": true}
+ *   create-lab-account --team TEAM_ID --lab-slug S --name N [--default-comment C]
+ *                               → {"lab_account_id", "team_id", "lab_slug", "name", "default_comment", "status"}
  * Uses DATABASE_URL, else the embedded Postgres under DATA_DIR (started for the command if not running).
  */
 import { parseArgs } from 'node:util';
 import { createTeam, listTeams, rotateTeamKey } from '../db/queries/teams.js';
 import { PARTNER_KINDS, createPartnerKey, findLabBySlug, listPartnerKeys, revokePartnerKey, type PartnerKind } from '../db/queries/partners.js';
+import { createLabAccount } from '../db/queries/lab-accounts.js';
 import { loadConfigOrExit, type Config } from '../lib/config.js';
 import type { Db } from '../db/client.js';
 import { createLogger } from '../lib/logger.js';
 import { migrate, startPostgres } from '../lib/service-stack.js';
 
 const USAGE = 'usage: npm run admin -- create-team --name NAME | list-teams | rotate-key --team TEAM_ID' +
-  ' | create-partner-key --name NAME --kind courier|lab|operator [--lab-slug LAB_SLUG] | list-partner-keys | revoke-partner-key --id ID';
+  ' | create-partner-key --name NAME --kind courier|lab|operator [--lab-slug LAB_SLUG] | list-partner-keys | revoke-partner-key --id ID' +
+  ' | create-lab-account --team TEAM_ID --lab-slug LAB_SLUG --name NAME [--default-comment TEXT]';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function fail(message: string): never {
@@ -29,13 +33,27 @@ function fail(message: string): never {
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { name: { type: 'string' }, team: { type: 'string' }, kind: { type: 'string' }, 'lab-slug': { type: 'string' }, id: { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      team: { type: 'string' },
+      kind: { type: 'string' },
+      'lab-slug': { type: 'string' },
+      id: { type: 'string' },
+      'default-comment': { type: 'string' },
+    },
   });
   const command = positionals[0];
-  if (!command || !['create-team', 'list-teams', 'rotate-key', ...PARTNER_COMMANDS].includes(command)) fail(`unknown command: ${command ?? '(none)'}`);
+  if (!command || !['create-team', 'list-teams', 'rotate-key', 'create-lab-account', ...PARTNER_COMMANDS].includes(command)) {
+    fail(`unknown command: ${command ?? '(none)'}`);
+  }
   if (command === 'create-team' && !values.name?.trim()) fail('create-team needs --name NAME');
   if (command === 'rotate-key' && !(values.team && UUID.test(values.team))) fail('rotate-key needs --team TEAM_ID (a UUID)');
   checkPartnerArgs(command, values);
+  if (command === 'create-lab-account') {
+    if (!(values.team && UUID.test(values.team))) fail('create-lab-account needs --team TEAM_ID (a UUID)');
+    if (!values['lab-slug']?.trim()) fail('create-lab-account needs --lab-slug LAB_SLUG');
+    if (!values.name?.trim()) fail('create-lab-account needs --name NAME');
+  }
 
   const config = loadConfigOrExit();
   // Progress goes to stderr so stdout stays one JSON line.
@@ -63,6 +81,8 @@ async function main(): Promise<void> {
       process.stdout.write(`${JSON.stringify({ teams: out })}\n`);
     } else if (PARTNER_COMMANDS.includes(command)) {
       exitCode = await partnerCommand(db.db, config, command, values);
+    } else if (command === 'create-lab-account') {
+      exitCode = await createLabAccountCommand(db.db, values);
     } else {
       const rotated = await rotateTeamKey(db.db, values.team!);
       if (!rotated) {
@@ -126,6 +146,34 @@ async function partnerCommand(db: Db, config: Config, command: string, values: P
     }
     process.stdout.write(`${JSON.stringify({ partner_key_id: values.id, revoked: true })}\n`);
   }
+  return 0;
+}
+
+/** A team's account at a lab; its default comment is printed on every requisition after the order's own. Returns the exit code. */
+async function createLabAccountCommand(
+  db: Db,
+  values: { team?: string | undefined; 'lab-slug'?: string | undefined; name?: string | undefined; 'default-comment'?: string | undefined },
+): Promise<number> {
+  const lab = await findLabBySlug(db, values['lab-slug']!.trim());
+  if (!lab) {
+    process.stderr.write(`no lab with slug ${values['lab-slug']}\n`);
+    return 1;
+  }
+  const comment = values['default-comment']?.trim() || null;
+  const account = await createLabAccount(db, { teamId: values.team!, labId: lab.id, name: values.name!.trim(), defaultComment: comment });
+  if (!account) {
+    process.stderr.write(`no team with id ${values.team}\n`);
+    return 1;
+  }
+  const out = {
+    lab_account_id: account.id,
+    team_id: account.teamId,
+    lab_slug: lab.slug,
+    name: account.name,
+    default_comment: account.defaultComment,
+    status: account.status,
+  };
+  process.stdout.write(`${JSON.stringify(out)}\n`);
   return 0;
 }
 

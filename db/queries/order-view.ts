@@ -1,4 +1,6 @@
 import { countryName } from '../../domain/orders/address.js';
+import { REQUISITION_URL_TTL_SECONDS, hasRequisition, requisitionDocumentPath } from '../../domain/orders/requisition.js';
+import type { UrlSigner } from '../../lib/url-signing.js';
 import type { DbOrTx } from '../client.js';
 import type { OrderEventRow, OrderRow } from './orders.js';
 import { findOrder, listOrderEvents } from './orders.js';
@@ -16,8 +18,19 @@ function event(e: OrderEventRow) {
   return { id: e.id, created_at: e.createdAt.toISOString(), status: e.status, status_detail: e.statusDetail };
 }
 
-/** ClientFacingOrder (CONTRACT §4): the one shape used by GET, list, create responses and webhook payloads. */
-export function toClientFacingOrder(order: OrderRow, events: OrderEventRow[], labTest: Record<string, unknown>) {
+/** Loads the signer of document links (`requisition_form_url`); the key may live in Postgres, hence async. */
+export type UrlSignerSource = () => Promise<UrlSigner>;
+
+/**
+ * ClientFacingOrder (CONTRACT §4): the one shape used by GET, list, create responses and webhook payloads.
+ * `requisitionFormUrl` is the signed link to the requisition PDF, made by the caller (see `orderViews`).
+ */
+export function toClientFacingOrder(
+  order: OrderRow,
+  events: OrderEventRow[],
+  labTest: Record<string, unknown>,
+  requisitionFormUrl: string | null = null,
+) {
   const evs = events.map(event);
   const physician = order.physician
     ? { first_name: order.physician.first_name, last_name: order.physician.last_name, npi: order.physician.npi }
@@ -48,7 +61,7 @@ export function toClientFacingOrder(order: OrderRow, events: OrderEventRow[], la
     status: order.status,
     physician,
     health_insurance_id: null,
-    requisition_form_url: null,
+    requisition_form_url: requisitionFormUrl,
     priority: order.priority,
     activate_by: order.activateBy,
     passthrough: order.passthrough,
@@ -66,18 +79,40 @@ export function toClientFacingOrder(order: OrderRow, events: OrderEventRow[], la
 
 export type ClientFacingOrder = ReturnType<typeof toClientFacingOrder>;
 
-/** Loads and serialises orders of a team (events and lab tests in bulk). */
-export async function orderViews(db: DbOrTx, teamId: string, rows: OrderRow[], loadLabTests: LabTestLoader): Promise<ClientFacingOrder[]> {
+/**
+ * Loads and serialises orders of a team (events and lab tests in bulk). An order with a requisition
+ * gets a `requisition_form_url` signed now and valid for 7 days: each response (and each webhook
+ * event, whose payload is built once and stored) carries a fresh link.
+ */
+export async function orderViews(
+  db: DbOrTx,
+  teamId: string,
+  rows: OrderRow[],
+  loadLabTests: LabTestLoader,
+  urlSigner: UrlSignerSource,
+): Promise<ClientFacingOrder[]> {
   const [events, tests] = await Promise.all([
     listOrderEvents(db, rows.map((r) => r.id)),
     loadLabTests(db, teamId, [...new Set(rows.map((r) => r.labTestId))]),
   ]);
-  return rows.map((r) => toClientFacingOrder(r, events.get(r.id) ?? [], tests.get(r.labTestId) ?? {}));
+  const withRequisition = new Set(rows.filter((r) => hasRequisition((events.get(r.id) ?? []).map((e) => e.status))).map((r) => r.id));
+  const signer = withRequisition.size ? await urlSigner() : null;
+  const expiresAt = new Date(Date.now() + REQUISITION_URL_TTL_SECONDS * 1000);
+  return rows.map((r) => {
+    const url = signer && withRequisition.has(r.id) ? signer.sign(requisitionDocumentPath(r.id), expiresAt) : null;
+    return toClientFacingOrder(r, events.get(r.id) ?? [], tests.get(r.labTestId) ?? {}, url);
+  });
 }
 
-export async function orderView(db: DbOrTx, teamId: string, orderId: string, loadLabTests: LabTestLoader): Promise<ClientFacingOrder | null> {
+export async function orderView(
+  db: DbOrTx,
+  teamId: string,
+  orderId: string,
+  loadLabTests: LabTestLoader,
+  urlSigner: UrlSignerSource,
+): Promise<ClientFacingOrder | null> {
   const order = await findOrder(db, teamId, orderId);
   if (!order) return null;
-  const [view] = await orderViews(db, teamId, [order], loadLabTests);
+  const [view] = await orderViews(db, teamId, [order], loadLabTests, urlSigner);
   return view ?? null;
 }

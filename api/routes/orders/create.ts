@@ -3,6 +3,7 @@ import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from
 import type { Context } from 'hono';
 import type { NewOrder } from '../../../db/queries/orders.js';
 import { findIdempotencyKey } from '../../../db/queries/orders.js';
+import { findLabAccount, labOfLabTest } from '../../../db/queries/lab-accounts.js';
 import { orderView } from '../../../db/queries/order-view.js';
 import { findUser } from '../../../db/queries/users.js';
 import { requestHash, uuidFrom } from '../../../domain/orders/ids.js';
@@ -19,8 +20,11 @@ import type { OrdersDeps } from './deps.js';
 
 export const CREATED_MESSAGE = 'Order created successfully';
 
-/** Checks what an order refers to: a live user of the team and an active testkit lab test it may order. */
-export async function checkOrderRefs(deps: OrdersDeps, teamId: string, userId: string, labTestId: string) {
+/**
+ * Checks what an order refers to: a live user of the team, an active testkit lab test it may order and,
+ * when given, one of the team's own active lab accounts at that test's lab.
+ */
+export async function checkOrderRefs(deps: OrdersDeps, teamId: string, userId: string, labTestId: string, labAccountId?: string | null) {
   const user = await findUser(deps.db, teamId, userId);
   if (!user || user.deletedAt) throw notFound('User does not exist on this team');
   const test = await deps.findLabTest(teamId, labTestId);
@@ -28,6 +32,12 @@ export async function checkOrderRefs(deps: OrdersDeps, teamId: string, userId: s
   if (test.status !== 'active') throw badRequest(`Lab test ${labTestId} is not active`);
   if (test.method !== 'testkit') {
     throw badRequest(`Ordering ${test.method} lab tests is not supported yet; only testkit lab tests can be ordered`);
+  }
+  if (labAccountId) {
+    const account = await findLabAccount(deps.db, teamId, labAccountId);
+    if (!account) throw notFound('Lab account not found');
+    if (account.status !== 'active') throw badRequest(`Lab account ${labAccountId} is not active`);
+    if (account.labId !== (await labOfLabTest(deps.db, labTestId))) throw badRequest(`Lab account ${labAccountId} is not at the lab of lab test ${labTestId}`);
   }
   return { user, test };
 }
@@ -76,7 +86,7 @@ export async function startOrder(
     const stored = await findIdempotencyKey(deps.db, teamId, options.idempotency.key);
     if (stored && stored.requestHash !== options.idempotency.requestHash) throw idempotencyConflict();
   }
-  const order = await orderView(deps.db, teamId, orderId, deps.loadLabTests);
+  const order = await orderView(deps.db, teamId, orderId, deps.loadLabTests, deps.urlSigner);
   if (!order) throw new Error(`order ${orderId} was not recorded by its workflow`);
   return { order, status: 'success', message: CREATED_MESSAGE };
 }

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../../db/client.js';
-import type { LabTestLoader } from '../../../db/queries/order-view.js';
+import type { LabTestLoader, UrlSignerSource } from '../../../db/queries/order-view.js';
 import type { ServiceEnvironment } from '../../../domain/environment.js';
 import type { LabOrderDeadlines } from '../../../workflows/lab-order/definitions.js';
 
@@ -9,6 +9,8 @@ export interface OrdersDeps {
   temporal: Client;
   environment: ServiceEnvironment;
   loadLabTests: LabTestLoader;
+  /** Signs document links (`requisition_form_url`). */
+  urlSigner: UrlSignerSource;
   /** Lab test visible to the team (catalogue or its own), with the fields orders need; null if none. */
   findLabTest: (teamId: string, labTestId: string) => Promise<{ id: string; method: string; status: string } | null>;
   /** Shortened deadlines for tests; production uses the workflow defaults. */

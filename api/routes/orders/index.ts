@@ -19,6 +19,7 @@ import { HttpError, ValidationError, badRequest, notFound } from '../../errors.j
 import { parse, parseJsonBody, parseQuery } from '../../validation.js';
 import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
 import type { OrdersDeps } from './deps.js';
+import { orderDocumentsRoutes } from './documents.js';
 import {
   createOrderBody,
   createTestkitOrderBody,
@@ -47,7 +48,7 @@ export function ordersRoutes(deps: OrdersDeps) {
   }
 
   async function respond(teamId: string, orderId: string, message: string) {
-    const order = await orderView(db, teamId, orderId, deps.loadLabTests);
+    const order = await orderView(db, teamId, orderId, deps.loadLabTests, deps.urlSigner);
     if (!order) throw notFound('Order not found');
     return { order, status: 'success', message };
   }
@@ -56,7 +57,7 @@ export function ordersRoutes(deps: OrdersDeps) {
   app.post('/order/testkit', async (c) => {
     const body = await parseJsonBody(c, createTestkitOrderBody);
     const teamId = c.get('teamId');
-    await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id);
+    await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id, body.lab_account_id);
     const result = await startOrder(
       c,
       deps,
@@ -86,7 +87,8 @@ export function ordersRoutes(deps: OrdersDeps) {
       if (seen) return c.json(await respond(teamId, seen.orderId, 'Order created successfully'));
     }
     const labTestId = body.order_set?.lab_test_ids?.[0] ?? body.lab_test_id!;
-    const { test } = await checkOrderRefs(deps, teamId, body.user_id, labTestId);
+    const labAccountId = body.lab_account_id ?? body.order_set?.lab_account_id ?? null;
+    const { test } = await checkOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId);
     if (body.collection_method && body.collection_method !== test.method) {
       throw new ValidationError([
         { loc: ['body', 'collection_method'], msg: `the lab test is collected by ${test.method}`, type: 'value_error' },
@@ -123,7 +125,7 @@ export function ordersRoutes(deps: OrdersDeps) {
         billingType: body.billing_type ?? 'client_bill',
         icdCodes: body.icd_codes ?? null,
         clinicalNotes: body.clinical_notes ?? null,
-        labAccountId: body.lab_account_id ?? body.order_set?.lab_account_id ?? null,
+        labAccountId,
       },
       { registrable: false, idempotency },
     );
@@ -186,12 +188,12 @@ export function ordersRoutes(deps: OrdersDeps) {
       size: q.size,
       today: new Date().toISOString().slice(0, 10),
     });
-    return c.json({ orders: await orderViews(db, teamId, rows, deps.loadLabTests), total, page: q.page, size: q.size });
+    return c.json({ orders: await orderViews(db, teamId, rows, deps.loadLabTests, deps.urlSigner), total, page: q.page, size: q.size });
   });
 
   app.get('/order/:order_id', async (c) => {
     const { order_id } = parse(orderIdParam, c.req.param(), 'path');
-    const view = await orderView(db, c.get('teamId'), order_id, deps.loadLabTests);
+    const view = await orderView(db, c.get('teamId'), order_id, deps.loadLabTests, deps.urlSigner);
     if (!view) throw notFound('Order not found');
     return c.json(view);
   });
@@ -246,6 +248,8 @@ export function ordersRoutes(deps: OrdersDeps) {
     }
     return c.json('Success');
   });
+
+  app.route('/', orderDocumentsRoutes(deps)); // requisition PDF and results: documents.ts
 
   return app;
 }

@@ -1,0 +1,95 @@
+import { Hono, type Context } from 'hono';
+import type { Db } from '../../../db/client.js';
+import type { UrlSignerSource } from '../../../db/queries/order-view.js';
+import { findOrderForSignedLink, loadRequisitionInput } from '../../../db/queries/order-documents.js';
+import { findOrder, findResults, type OrderRow } from '../../../db/queries/orders.js';
+import { buildRequisition, requisitionDocumentPath } from '../../../domain/orders/requisition.js';
+import { renderRequisitionPdf } from '../../../lib/pdf/requisition-pdf.js';
+import { renderResultsPdf } from '../../../lib/pdf/results-pdf.js';
+import type { AppEnv } from '../../env.js';
+import { HttpError, notFound } from '../../errors.js';
+import { parse } from '../../validation.js';
+import { orderIdParam } from './schemas.js';
+
+/** A PDF answer; documents carry patient data, so nothing on the way may keep a copy. */
+function pdf(c: Context<AppEnv>, bytes: Buffer, filename: string): Response {
+  return c.body(Uint8Array.from(bytes), 200, {
+    'content-type': 'application/pdf',
+    'content-disposition': `inline; filename="${filename}"`,
+    'cache-control': 'no-store',
+  });
+}
+
+async function requisitionPdf(c: Context<AppEnv>, db: Db, order: OrderRow): Promise<Response> {
+  const input = await loadRequisitionInput(db, order);
+  if (!input) throw notFound(`Requisition is not available for order - ${order.id}. It exists once the order reaches requisition_created.`);
+  return pdf(c, await renderRequisitionPdf(buildRequisition(input), order.id), `requisition-${order.id}.pdf`);
+}
+
+/**
+ * Order documents under /v3 (team key): GET /v3/order/{id}/requisition/pdf, /result, /result/metadata,
+ * /result/pdf (CONTRACT §4, §5). Another team's order is a 404 like an unknown one.
+ */
+export function orderDocumentsRoutes({ db }: { db: Db }) {
+  const app = new Hono<AppEnv>({ strict: false });
+
+  async function teamOrder(c: Context<AppEnv>): Promise<OrderRow> {
+    const { order_id } = parse(orderIdParam, c.req.param(), 'path');
+    const order = await findOrder(db, c.get('teamId'), order_id);
+    if (!order) throw notFound('Order not found');
+    return order;
+  }
+
+  async function results(c: Context<AppEnv>) {
+    const order = await teamOrder(c);
+    const stored = await findResults(db, order.id);
+    if (!stored) throw notFound(`Results are not available for order - ${order.id}. Did you receive a webhook for this order?`);
+    return { order, stored };
+  }
+
+  app.get('/order/:order_id/requisition/pdf', async (c) => requisitionPdf(c, db, await teamOrder(c)));
+
+  // LabResultsRaw: partial results are served as soon as the lab reports them, final ones replace them.
+  app.get('/order/:order_id/result', async (c) => {
+    const { stored } = await results(c);
+    return c.json({ metadata: stored.metadata, results: stored.results, missing_results: stored.missingResults });
+  });
+
+  app.get('/order/:order_id/result/metadata', async (c) => c.json((await results(c)).stored.metadata));
+
+  app.get('/order/:order_id/result/pdf', async (c) => {
+    const { order, stored } = await results(c);
+    const bytes = await renderResultsPdf({
+      orderId: order.id,
+      status: stored.status,
+      interpretation: stored.interpretation,
+      metadata: stored.metadata,
+      results: stored.results,
+      missingResults: stored.missingResults,
+    });
+    return pdf(c, bytes, `results-${order.id}.pdf`);
+  });
+
+  return app;
+}
+
+/**
+ * Signed document links (mounted at /documents, outside team auth): the `requisition_form_url` of an
+ * order. The signature over the path and expiry is the credential; a changed or expired link is a 403.
+ */
+export function signedDocumentsRoutes({ db, urlSigner }: { db: Db; urlSigner: UrlSignerSource }) {
+  const app = new Hono<AppEnv>({ strict: false });
+
+  app.get('/orders/:order_id/requisition.pdf', async (c) => {
+    const { order_id } = parse(orderIdParam, c.req.param(), 'path');
+    const signer = await urlSigner();
+    const check = signer.verify(requisitionDocumentPath(order_id), { expires: c.req.query('expires'), signature: c.req.query('signature') });
+    if (check === 'expired') throw new HttpError(403, 'This link has expired; fetch the order again for a new requisition_form_url');
+    if (check !== 'valid') throw new HttpError(403, 'Invalid link signature');
+    const order = await findOrderForSignedLink(db, order_id);
+    if (!order) throw notFound('Order not found');
+    return requisitionPdf(c, db, order);
+  });
+
+  return app;
+}
