@@ -44,6 +44,8 @@ export const configSchema = z.object({
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(15),
   /** An endpoint failing without any success for this long is disabled (default 5 days). */
   WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().positive().default(5 * 24 * 3600),
+  /** How long a lab report parsing job with needs_human_review waits for a reviewer (then completes unreviewed). */
+  PARSER_REVIEW_DEADLINE_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
   /** Ports used only when `npm run dev` starts its own Postgres / Temporal. */
   EMBEDDED_POSTGRES_PORT: port(54329),
   TEMPORAL_DEV_PORT: port(7233),

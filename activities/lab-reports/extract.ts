@@ -1,0 +1,199 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import type { ExtractedPage, FailureReason, TextLine } from '../../domain/lab-report/types.js';
+import type { ExtractionSummary } from '../../db/schema/lab-reports.js';
+import type { ParsingJobMime } from '../../workflows/lab-report/definitions.js';
+import { recognize } from './ocr.js';
+
+/**
+ * Text extraction: a PDF's text layer (pdfjs-dist), OCR (tesseract.js) for images and for PDF pages
+ * without a text layer (rendered with @napi-rs/canvas first). Output: pages of positioned lines, the
+ * parser's input (domain/lab-report/types.ts). Documents that cannot be read give a failure with a
+ * reason instead of an exception.
+ */
+
+export const MAX_PDF_PAGES = 30;
+/** A PDF page with fewer visible characters than this in its text layer is treated as scanned. */
+const MIN_TEXT_LAYER_CHARS = 20;
+/** Render scanned pages at 300 dpi, but no side beyond this many pixels. */
+const RENDER_DPI = 300;
+const MAX_RENDER_SIDE = 4200;
+/** Images are scaled so their longer side is at least / at most this (OCR works best around 300 dpi). */
+const MIN_IMAGE_SIDE = 1800;
+const MAX_IMAGE_SIDE = 5000;
+
+export type ExtractionResult =
+  | { ok: true; pages: ExtractedPage[]; summary: ExtractionSummary }
+  | { ok: false; reason: FailureReason; detail: string };
+
+export interface ExtractOptions {
+  /** Called as each page is done (the activity heartbeats with it). */
+  onPage?: (page: number, pages: number) => void;
+}
+
+const require = createRequire(import.meta.url);
+const pdfjsRoot = dirname(require.resolve('pdfjs-dist/package.json'));
+// Standard fonts and CMaps from the package itself: no network, and rendering matches the PDF.
+const PDFJS_ASSETS = {
+  standardFontDataUrl: `${join(pdfjsRoot, 'standard_fonts')}/`,
+  cMapUrl: `${join(pdfjsRoot, 'cmaps')}/`,
+  cMapPacked: true,
+};
+
+const invalid = (detail: string): ExtractionResult => ({ ok: false, reason: 'invalid_input', detail });
+
+export async function extractText(bytes: Uint8Array, mime: ParsingJobMime, options: ExtractOptions = {}): Promise<ExtractionResult> {
+  const result = mime === 'application/pdf' ? await extractPdf(bytes, options) : await extractImage(bytes, options);
+  if (result.ok && result.pages.every((p) => p.lines.length === 0)) {
+    return invalid('The document contains no readable text.');
+  }
+  return result;
+}
+
+async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy | ExtractionResult> {
+  try {
+    // pdfjs takes ownership of the buffer it is given: hand it a copy.
+    return await getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false, ...PDFJS_ASSETS }).promise;
+  } catch (err) {
+    const name = (err as { name?: string }).name;
+    if (name === 'PasswordException') return invalid('The PDF is encrypted with a password and cannot be read.');
+    if (name === 'InvalidPDFException') return invalid('The file is not a readable PDF (damaged or truncated).');
+    return invalid(`The PDF could not be read: ${(err as Error).message}`);
+  }
+}
+
+async function extractPdf(bytes: Uint8Array, options: ExtractOptions): Promise<ExtractionResult> {
+  const opened = await openPdf(bytes);
+  if (!('numPages' in opened)) return opened;
+  const doc = opened;
+  try {
+    if (doc.numPages === 0) return invalid('The PDF has no pages.');
+    if (doc.numPages > MAX_PDF_PAGES) return invalid(`The PDF has ${doc.numPages} pages; at most ${MAX_PDF_PAGES} are accepted.`);
+    const pages: ExtractedPage[] = [];
+    const ocrPages: number[] = [];
+    const confidences: number[] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      let page: PDFPageProxy;
+      let lines: TextLine[];
+      try {
+        page = await doc.getPage(n);
+        lines = await textLayerLines(page);
+      } catch (err) {
+        return invalid(`Page ${n} of the PDF could not be read: ${(err as Error).message}`);
+      }
+      const visible = lines.reduce((s, l) => s + l.text.replace(/\s/g, '').length, 0);
+      if (visible >= MIN_TEXT_LAYER_CHARS) {
+        pages.push({ page: n, lines, source: 'text_layer' });
+      } else {
+        // A scanned page: render it and read it like a photo.
+        const { png, scale } = await renderPage(page);
+        const ocr = await recognize(png, scale);
+        pages.push({ page: n, lines: ocr.lines, source: 'ocr', ocrConfidence: ocr.confidence });
+        ocrPages.push(n);
+        confidences.push(ocr.confidence);
+      }
+      page.cleanup();
+      options.onPage?.(n, doc.numPages);
+    }
+    return { ok: true, pages, summary: summary(doc.numPages, ocrPages, confidences) };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+interface Piece {
+  text: string;
+  x: number;
+  right: number;
+  y: number;
+  size: number;
+}
+
+/** The page's text items, in viewport coordinates (origin top-left), grouped by baseline into lines of cells. */
+async function textLayerLines(page: PDFPageProxy): Promise<TextLine[]> {
+  const viewport = page.getViewport({ scale: 1 });
+  const content = await page.getTextContent();
+  const pieces: Piece[] = [];
+  for (const item of content.items) {
+    if (!('str' in item) || item.str.trim() === '') continue;
+    const t = (item as TextItem).transform as number[];
+    const [x, y] = viewport.convertToViewportPoint(t[4]!, t[5]!) as [number, number];
+    const size = Math.hypot(t[2]!, t[3]!) || item.height || 10;
+    pieces.push({ text: item.str, x, right: x + item.width, y, size });
+  }
+  pieces.sort((a, b) => a.y - b.y || a.x - b.x);
+  const rows: Piece[][] = [];
+  for (const p of pieces) {
+    const row = rows.at(-1);
+    // Same baseline, give or take half a glyph (superscripts, mixed fonts).
+    if (row && Math.abs(row[0]!.y - p.y) <= 0.5 * Math.min(row[0]!.size, p.size)) row.push(p);
+    else rows.push([p]);
+  }
+  return rows.map((row) => {
+    row.sort((a, b) => a.x - b.x);
+    const cells: { text: string; x: number; right: number }[] = [];
+    for (const p of row) {
+      const last = cells.at(-1);
+      const gap = last ? p.x - last.right : Infinity;
+      // Pieces closer than ~half an em belong to one cell (a word split into runs, or words of a phrase).
+      if (last && gap < 0.6 * p.size) {
+        last.text += (gap > 0.15 * p.size && !last.text.endsWith(' ') && !p.text.startsWith(' ') ? ' ' : '') + p.text;
+        last.right = Math.max(last.right, p.right);
+      } else {
+        cells.push({ text: p.text, x: p.x, right: p.right });
+      }
+    }
+    const tidy = cells.map((c) => ({ text: c.text.replace(/\s+/g, ' ').trim(), x: round(c.x), width: round(c.right - c.x) }));
+    return { text: tidy.map((c) => c.text).join(' '), y: round(row[0]!.y), cells: tidy };
+  });
+}
+
+async function renderPage(page: PDFPageProxy): Promise<{ png: Buffer; scale: number }> {
+  const base = page.getViewport({ scale: 1 });
+  const scale = Math.min(RENDER_DPI / 72, MAX_RENDER_SIDE / Math.max(base.width, base.height));
+  const viewport = page.getViewport({ scale });
+  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  // pdfjs is typed for DOM canvases; @napi-rs/canvas implements the same 2D API.
+  const params = { canvas, canvasContext: ctx, viewport } as unknown as Parameters<PDFPageProxy['render']>[0];
+  await page.render(params).promise;
+  return { png: canvas.toBuffer('image/png'), scale };
+}
+
+async function extractImage(bytes: Uint8Array, options: ExtractOptions): Promise<ExtractionResult> {
+  let image: Awaited<ReturnType<typeof loadImage>>;
+  try {
+    image = await loadImage(Buffer.from(bytes));
+  } catch (err) {
+    return invalid(`The image could not be decoded: ${(err as Error).message}`);
+  }
+  if (!image.width || !image.height) return invalid('The image has no pixels.');
+  const longer = Math.max(image.width, image.height);
+  const scale = longer < MIN_IMAGE_SIDE ? Math.min(3, MIN_IMAGE_SIDE / longer) : Math.min(1, MAX_IMAGE_SIDE / longer);
+  const canvas = createCanvas(Math.round(image.width * scale), Math.round(image.height * scale));
+  const ctx = canvas.getContext('2d');
+  // Transparent pixels would read as black: flatten onto white.
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+  const ocr = await recognize(canvas.toBuffer('image/png'), scale);
+  options.onPage?.(1, 1);
+  return {
+    ok: true,
+    pages: [{ page: 1, lines: ocr.lines, source: 'ocr', ocrConfidence: ocr.confidence }],
+    summary: summary(1, [1], [ocr.confidence]),
+  };
+}
+
+function summary(pageCount: number, ocrPages: number[], confidences: number[]): ExtractionSummary {
+  const s: ExtractionSummary = { page_count: pageCount, ocr_pages: ocrPages };
+  if (confidences.length) s.ocr_confidence = Math.round((confidences.reduce((a, b) => a + b, 0) / confidences.length) * 10) / 10;
+  return s;
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;

@@ -1,0 +1,170 @@
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import type { TextLine } from '../../domain/lab-report/types.js';
+
+/**
+ * OCR with tesseract.js (WebAssembly, in a worker thread), reading its language models from the
+ * `@tesseract.js-data/*` npm packages: nothing is downloaded at run time. One tesseract worker per
+ * process, made on first use and ended after a while idle; pages are recognised one at a time.
+ */
+
+export const OCR_LANGUAGES = ['eng', 'deu', 'fra'] as const;
+/** A page that takes longer than this is abandoned (the worker is ended and made anew). */
+const PAGE_TIMEOUT_MS = 120_000;
+const IDLE_MS = 60_000;
+
+const require = createRequire(import.meta.url);
+
+/**
+ * tesseract.js takes one directory for all languages, while each data package has its own: link
+ * them side by side in a private temp dir. The `_best_int` models are the LSTM-only integer ones.
+ */
+function languageDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'labflow-tessdata-'));
+  for (const code of OCR_LANGUAGES) {
+    const pkg = require(`@tesseract.js-data/${code}`) as { langPath: string };
+    const file = join(`${pkg.langPath}_best_int`, `${code}.traineddata.gz`);
+    if (!existsSync(file)) throw new Error(`OCR language data missing: ${file}`);
+    symlinkSync(file, join(dir, `${code}.traineddata.gz`));
+  }
+  return dir;
+}
+
+interface Running {
+  worker: Worker;
+  dir: string;
+}
+
+let running: Promise<Running> | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+let idleTimer: NodeJS.Timeout | null = null;
+
+async function start(): Promise<Running> {
+  const dir = languageDir();
+  try {
+    const worker = await createWorker(OCR_LANGUAGES.join('+'), OEM.LSTM_ONLY, {
+      langPath: dir,
+      gzip: true,
+      // Never read or write a cache of the models in the working directory.
+      cacheMethod: 'none',
+      errorHandler: () => {},
+    });
+    // One uniform block: a report's table rows come out as whole lines, left to right.
+    await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '1' });
+    return { worker, dir };
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Ends the process's OCR worker (idle timeout, a stuck page, or shutdown). */
+export async function stopOcr(): Promise<void> {
+  const r = running;
+  running = null;
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
+  if (!r) return;
+  try {
+    const { worker, dir } = await r;
+    rmSync(dir, { recursive: true, force: true });
+    await worker.terminate();
+  } catch {
+    // it never started, or is already gone
+  }
+}
+
+export interface OcrPage {
+  lines: TextLine[];
+  /** Mean word confidence, 0–100. */
+  confidence: number;
+}
+
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+interface OcrWord {
+  text: string;
+  confidence: number;
+  bbox: Box;
+}
+interface OcrLine {
+  bbox: Box;
+  baseline?: Box;
+  words: OcrWord[];
+}
+
+/**
+ * Recognises one image (PNG/JPEG bytes). Positions are divided by `scale`, so a rendered PDF page
+ * reports PDF points like its text layer would; an uploaded image reports pixels (scale 1).
+ */
+export function recognize(image: Buffer, scale = 1): Promise<OcrPage> {
+  const job = queue.then(async () => {
+    if (idleTimer) clearTimeout(idleTimer);
+    running ??= start();
+    const { worker } = await running;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const result = await Promise.race([
+        worker.recognize(image, {}, { blocks: true, text: false }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`OCR of a page took longer than ${PAGE_TIMEOUT_MS / 1000} s`)), PAGE_TIMEOUT_MS);
+        }),
+      ]);
+      const lines = (result.data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines)) as OcrLine[];
+      return toPage(lines, scale);
+    } catch (err) {
+      await stopOcr(); // a worker in an unknown state is not reused
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      idleTimer = setTimeout(() => void stopOcr(), IDLE_MS);
+      idleTimer.unref();
+    }
+  });
+  queue = job.catch(() => undefined);
+  return job;
+}
+
+/** Tesseract's lines → TextLines; words separated by a gap wider than about one line height start a new cell. */
+export function toPage(ocrLines: OcrLine[], scale: number): OcrPage {
+  const lines: TextLine[] = [];
+  const confidences: number[] = [];
+  for (const line of ocrLines) {
+    // Noise from rules and specks comes out as low-confidence words without a letter or digit.
+    const words = line.words
+      .filter((w) => w.text.trim() !== '' && (w.confidence >= 30 || /[\p{L}\p{N}]/u.test(w.text)))
+      .sort((a, b) => a.bbox.x0 - b.bbox.x0);
+    if (words.length === 0) continue;
+    const height = Math.max(1, line.bbox.y1 - line.bbox.y0);
+    const cells: { text: string; x: number; width: number; right: number }[] = [];
+    for (const w of words) {
+      confidences.push(w.confidence);
+      const last = cells.at(-1);
+      if (last && w.bbox.x0 - last.right < 0.8 * height) {
+        last.text += ` ${w.text.trim()}`;
+        last.right = w.bbox.x1;
+        last.width = last.right - last.x;
+      } else {
+        cells.push({ text: w.text.trim(), x: w.bbox.x0, width: w.bbox.x1 - w.bbox.x0, right: w.bbox.x1 });
+      }
+    }
+    lines.push({
+      text: cells.map((c) => c.text).join(' '),
+      // The baseline, like a PDF text layer's y.
+      y: round((line.baseline?.y0 ?? line.bbox.y1) / scale),
+      cells: cells.map((c) => ({ text: c.text, x: round(c.x / scale), width: round(c.width / scale) })),
+    });
+  }
+  lines.sort((a, b) => a.y - b.y);
+  const confidence = confidences.length ? confidences.reduce((s, c) => s + c, 0) / confidences.length : 0;
+  return { lines, confidence: Math.round(confidence * 10) / 10 };
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
