@@ -40,7 +40,7 @@ for (const [a, b] of SAMPLE_REPORT.header) {
 }
 y += 40;
 font(30, true);
-SAMPLE_REPORT.columns.forEach((c, i) => ctx.fillText(c, left + COLUMN_X[i] * width, y));
+SAMPLE_REPORT.columns.forEach((c, i) => ctx.fillText(c, left + COLUMN_X[i]! * width, y));
 ctx.fillRect(left, y + 14, width, 2);
 y += 66;
 for (const section of SAMPLE_REPORT.sections) {
@@ -50,7 +50,7 @@ for (const section of SAMPLE_REPORT.sections) {
   font(30);
   for (const row of section.rows) {
     row.forEach((cell, i) => {
-      if (cell) ctx.fillText(cell, left + COLUMN_X[i] * width, y);
+      if (cell) ctx.fillText(cell, left + COLUMN_X[i]! * width, y);
     });
     y += 48;
   }
