@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import type * as Tesseract from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 import type { TextLine } from '../../domain/lab-report/types.js';
 
 /**
@@ -17,6 +18,23 @@ const PAGE_TIMEOUT_MS = 120_000;
 const IDLE_MS = 60_000;
 
 const require = createRequire(import.meta.url);
+
+interface Thread {
+  ref(): void;
+  unref(): void;
+}
+/**
+ * tesseract.js keeps its worker thread to itself, and an idle thread would keep a finished process (a
+ * test run) alive until the idle timeout. Its (pinned) internal spawn function is wrapped, before
+ * tesseract.js loads, to get hold of the thread: it is held (ref) only while a page is being read.
+ */
+let lastThread: Thread | null = null;
+const nodeWorker = require('tesseract.js/src/worker/node/index.js') as { spawnWorker?: (options: unknown) => Thread };
+const spawnWorker = nodeWorker.spawnWorker;
+if (typeof spawnWorker === 'function') {
+  nodeWorker.spawnWorker = (options) => (lastThread = spawnWorker(options));
+}
+const { createWorker, OEM, PSM } = require('tesseract.js') as typeof Tesseract;
 
 /**
  * tesseract.js takes one directory for all languages, while each data package has its own: link
@@ -36,6 +54,7 @@ function languageDir(): string {
 interface Running {
   worker: Worker;
   dir: string;
+  thread: Thread | null;
 }
 
 let running: Promise<Running> | null = null;
@@ -44,6 +63,7 @@ let idleTimer: NodeJS.Timeout | null = null;
 
 async function start(): Promise<Running> {
   const dir = languageDir();
+  lastThread = null;
   try {
     const worker = await createWorker(OCR_LANGUAGES.join('+'), OEM.LSTM_ONLY, {
       langPath: dir,
@@ -54,7 +74,7 @@ async function start(): Promise<Running> {
     });
     // One uniform block: a report's table rows come out as whole lines, left to right.
     await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '1' });
-    return { worker, dir };
+    return { worker, dir, thread: lastThread };
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -108,8 +128,9 @@ export function recognize(image: Buffer, scale = 1): Promise<OcrPage> {
   const job = queue.then(async () => {
     if (idleTimer) clearTimeout(idleTimer);
     running ??= start();
-    const { worker } = await running;
+    const { worker, thread } = await running;
     let timer: NodeJS.Timeout | undefined;
+    thread?.ref();
     try {
       const result = await Promise.race([
         worker.recognize(image, {}, { blocks: true, text: false }),
@@ -124,6 +145,7 @@ export function recognize(image: Buffer, scale = 1): Promise<OcrPage> {
       throw err;
     } finally {
       clearTimeout(timer);
+      thread?.unref();
       idleTimer = setTimeout(() => void stopOcr(), IDLE_MS);
       idleTimer.unref();
     }
