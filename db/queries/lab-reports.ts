@@ -75,12 +75,14 @@ export interface ParsingJobTransition {
 /**
  * One transaction: the job row changes and its webhook event (payload: the job as GET returns it) is
  * written to the event log. If the job is no longer in a `from` state, nothing happens: that is a retry
- * after this very transaction committed (its event then exists already). Returns the endpoints to wake.
+ * after this very transaction committed (its event then exists already), or the job was erased. Returns
+ * the endpoints to wake.
  */
 export async function transitionParsingJob(db: DbOrTx, t: ParsingJobTransition): Promise<{ applied: boolean; endpoints: string[] }> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(parsingJobs).where(eq(parsingJobs.id, t.jobId)).for('update');
-    if (!row) throw new Error(`parsing job ${t.jobId} not found`);
+    // Gone with its user or team (erasure cascades): nothing left to change or announce.
+    if (!row) return { applied: false, endpoints: [] };
     const inState = t.from.status.includes(row.status) && (!t.from.reviewStatus || t.from.reviewStatus.includes(row.reviewStatus));
     if (!inState) return { applied: false, endpoints: [] };
     const patch = typeof t.patch === 'function' ? t.patch(row) : t.patch;
