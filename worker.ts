@@ -5,6 +5,8 @@ import { createActivities, type Activities, type ActivityDeps } from './activiti
 import { createDb, type Db } from './db/client.js';
 import { SERVICE_TASK_QUEUE } from './domain/temporal.js';
 import { loadConfigOrExit } from './lib/config.js';
+import { serviceDataConverter } from './lib/payload-codec.js';
+import { lazyMasterKey } from './db/queries/service-secrets.js';
 import { createLogger, type Logger } from './lib/logger.js';
 
 /** Path of the workflows entry, as TypeScript source (tsx, tests) or compiled JavaScript. */
@@ -36,6 +38,8 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     taskQueue: SERVICE_TASK_QUEUE,
     workflowsPath: workflowsPath(),
     activities,
+    // Payloads are encrypted with the service's key (shared with the API through env or Postgres).
+    dataConverter: serviceDataConverter(lazyMasterKey(deps.db, deps.config?.SECRET_ENCRYPTION_KEY)),
     ...deps.options,
   });
 }

@@ -5,6 +5,8 @@ import { createDb } from '../db/client.js';
 import { loadConfigOrExit } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { connectClient } from '../lib/temporal-client.js';
+import { serviceDataConverter } from '../lib/payload-codec.js';
+import { lazyMasterKey } from '../db/queries/service-secrets.js';
 import { createApp, type AppDeps } from './app.js';
 
 export interface RunningApi {
@@ -40,7 +42,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const db = createDb(config.DATABASE_URL);
-  const temporal = await connectClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const temporal = await connectClient(
+    config.TEMPORAL_ADDRESS,
+    config.TEMPORAL_NAMESPACE,
+    serviceDataConverter(lazyMasterKey(db.db, config.SECRET_ENCRYPTION_KEY)),
+  );
   const api = await startApi({ db, temporal, logger, config }, config.PORT);
   logger.info({ url: api.url }, 'API listening');
   const stop = async () => {

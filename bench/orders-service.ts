@@ -10,6 +10,8 @@ import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { installWorkerRuntime } from '../lib/runtime.js';
 import { connectClient } from '../lib/temporal-client.js';
+import { serviceDataConverter } from '../lib/payload-codec.js';
+import { lazyMasterKey } from '../db/queries/service-secrets.js';
 import { createWorker } from '../worker.js';
 import { baselineActivities } from './baseline/activities.js';
 
@@ -28,7 +30,7 @@ const baseline = await Worker.create({
   workflowsPath: fileURLToPath(new URL('./baseline/workflows.ts', import.meta.url)),
   activities: baselineActivities,
 });
-const temporal = await connectClient(config.TEMPORAL_ADDRESS!, 'default');
+const temporal = await connectClient(config.TEMPORAL_ADDRESS!, 'default', serviceDataConverter(lazyMasterKey(db.db, config.SECRET_ENCRYPTION_KEY)));
 const api = await startApi({ db, temporal, logger, config }, 0, '127.0.0.1');
 process.stdout.write(`${JSON.stringify({ port: api.port })}\n`);
 await Promise.all([worker.run(), baseline.run()]);

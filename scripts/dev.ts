@@ -4,6 +4,8 @@
  * Ctrl-C stops everything; data stays under DATA_DIR for the next start.
  */
 import { NativeConnection } from '@temporalio/worker';
+import { serviceDataConverter } from '../lib/payload-codec.js';
+import { lazyMasterKey } from '../db/queries/service-secrets.js';
 import exitHook from 'async-exit-hook';
 import { startApi } from '../api/server.js';
 import { countTeams, createTeam } from '../db/queries/teams.js';
@@ -85,7 +87,11 @@ async function main(): Promise<void> {
       void shutdown(1);
     });
 
-    const client = await connectClient(temporal.address, config.TEMPORAL_NAMESPACE);
+    const client = await connectClient(
+      temporal.address,
+      config.TEMPORAL_NAMESPACE,
+      serviceDataConverter(lazyMasterKey(db.db, config.SECRET_ENCRYPTION_KEY)),
+    );
     stops.push({ name: 'Temporal client', stop: () => client.connection.close() });
     const api = await startApi({ db, temporal: client, logger: logger.child({ component: 'api' }), config }, config.PORT);
     stops.push({ name: 'API', stop: () => api.close() });

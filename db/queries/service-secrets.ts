@@ -20,8 +20,23 @@ export async function serviceSecret(db: DbOrTx, name: string, make: () => string
  * it, kept outside the database), else by a key made once and kept in service_secrets.
  */
 export async function loadSecretBox(db: DbOrTx, envKey: string | undefined): Promise<SecretBox> {
+  return createSecretBox(await loadMasterKey(db, envKey));
+}
+
+/** The service's master key: `SECRET_ENCRYPTION_KEY`, else one made once and kept in Postgres. */
+export async function loadMasterKey(db: DbOrTx, envKey: string | undefined): Promise<Buffer> {
   const text = envKey ?? (await serviceSecret(db, 'secret-encryption-key', () => randomBytes(32).toString('base64')));
-  return createSecretBox(parseKey(text));
+  return parseKey(text);
+}
+
+/** `loadMasterKey` once per process (again after a failure). */
+export function lazyMasterKey(db: DbOrTx, envKey: string | undefined): () => Promise<Buffer> {
+  let key: Promise<Buffer> | null = null;
+  return () =>
+    (key ??= loadMasterKey(db, envKey).catch((err: unknown) => {
+      key = null;
+      throw err;
+    }));
 }
 
 /** `loadSecretBox` once per process (again after a failure, e.g. Postgres down at the first call). */

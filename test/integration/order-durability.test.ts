@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { orderEvents, outboxEvents } from '../../db/schema/index.js';
 import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
+import { TEST_SECRET_ENCRYPTION_KEY } from '../support/constants.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
 
 // The service worker runs in a child process here, on a namespace of its own, so the test can SIGKILL it.
@@ -18,6 +19,7 @@ function startWorkerProcess(): ChildProcess {
       DATABASE_URL: inject('databaseUrl'),
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_NAMESPACE: NAMESPACE,
+      SECRET_ENCRYPTION_KEY: TEST_SECRET_ENCRYPTION_KEY,
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -81,6 +81,13 @@ describe('testkit orders through @tryvital/vital-node', () => {
     const handle = stack.temporal.workflow.getHandle(labOrderWorkflowId(order.id));
     await expect(handle.result()).resolves.toBe('completed');
     await recordHistory('lab-order-testkit-registrable-completed', handle);
+    // Patient details never reach the Temporal server in clear: every payload is sealed by the codec.
+    const history = await handle.fetchHistory();
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    expect(new TextDecoder().decode(started?.input?.payloads?.[0]?.metadata?.encoding ?? undefined)).toBe('binary/encrypted');
+    const raw = JSON.stringify(history, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v));
+    expect(raw).not.toContain('jane@example.com');
+    expect(raw).not.toContain('San Francisco');
     expect(done.interpretation).toBe('normal');
     const shipment = (done.details as { data?: { shipment?: Vital.ClientFacingShipment } }).data?.shipment;
     expect(shipment?.outboundTrackingNumber).toMatch(/^SIM/);

@@ -13,6 +13,7 @@ import { createLogger } from '../../lib/logger.js';
 import { installWorkerRuntime } from '../../lib/runtime.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../../lib/temporal-dev-server.js';
 import { createWorker } from '../../worker.js';
+import { TEST_SECRET_ENCRYPTION_KEY } from './constants.js';
 
 export const TEST_WEBHOOK_RETRY_SCHEDULE = '0,0.2,0.5,0.5,1,1,1,1,1,1,1,1';
 
@@ -106,7 +107,12 @@ export default async function setup(project: TestProject) {
       logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', pretty: false }),
       // Webhook retries in seconds rather than hours; 12 attempts so a receiver failing 30% of the
       // time at random still gets everything (0.3^12 per event).
-      config: { WEBHOOK_RETRY_SCHEDULE: TEST_WEBHOOK_RETRY_SCHEDULE, WEBHOOK_TIMEOUT_SECONDS: 3, WEBHOOK_DISABLE_AFTER_SECONDS: 3600 },
+      config: {
+        WEBHOOK_RETRY_SCHEDULE: TEST_WEBHOOK_RETRY_SCHEDULE,
+        WEBHOOK_TIMEOUT_SECONDS: 3,
+        WEBHOOK_DISABLE_AFTER_SECONDS: 3600,
+        SECRET_ENCRYPTION_KEY: TEST_SECRET_ENCRYPTION_KEY,
+      },
     });
     const running = worker.run();
     cleanups.push(async () => {

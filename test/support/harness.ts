@@ -5,6 +5,9 @@ import { startApi } from '../../api/server.js';
 import { createDb, type DbHandle } from '../../db/client.js';
 import { createTeam } from '../../db/queries/teams.js';
 import { loadConfig } from '../../lib/config.js';
+import { serviceDataConverter } from '../../lib/payload-codec.js';
+import { lazyMasterKey } from '../../db/queries/service-secrets.js';
+import { TEST_SECRET_ENCRYPTION_KEY } from './constants.js';
 import { createLogger } from '../../lib/logger.js';
 
 export interface TestStack {
@@ -22,10 +25,14 @@ export async function startTestStack(
   env: Record<string, string> = {},
   extra: Pick<Parameters<typeof startApi>[0], 'orderDeadlines'> = {},
 ): Promise<TestStack> {
-  const config = loadConfig({ API_KEY_CACHE_TTL_SECONDS: '0', ...env });
+  const config = loadConfig({ API_KEY_CACHE_TTL_SECONDS: '0', SECRET_ENCRYPTION_KEY: TEST_SECRET_ENCRYPTION_KEY, ...env });
   const db = createDb(inject('databaseUrl'), { max: 5 });
   const connection = await Connection.connect({ address: inject('temporalAddress') });
-  const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE === 'default' ? inject('temporalNamespace') : config.TEMPORAL_NAMESPACE });
+  const temporal = new Client({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE === 'default' ? inject('temporalNamespace') : config.TEMPORAL_NAMESPACE,
+    dataConverter: serviceDataConverter(lazyMasterKey(db.db, config.SECRET_ENCRYPTION_KEY)),
+  });
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', pretty: false });
   const api = await startApi({ db, temporal, logger, config, ...extra }, 0, '127.0.0.1');
   return {

@@ -4,8 +4,13 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { describe, expect, it } from 'vitest';
 import { workflowsPath } from '../../worker.js';
 import { loadHistories } from '../support/histories.js';
+import { TEST_SECRET_ENCRYPTION_KEY } from '../support/constants.js';
+import { serviceDataConverter } from '../../lib/payload-codec.js';
 
 // Histories recorded from real runs (`npm run record:histories`) must replay on today's workflow code.
+// Histories recorded since payload encryption carry sealed payloads: replay decodes them with the tests' key.
+const dataConverter = serviceDataConverter(async () => Buffer.from(TEST_SECRET_ENCRYPTION_KEY, 'base64'));
+
 describe('workflow replay', () => {
   const histories = loadHistories();
 
@@ -19,13 +24,15 @@ describe('workflow replay', () => {
         'lab-order-testkit-registrable-completed-before-local-create',
         // recorded before the order's steps became local activities
         'lab-order-testkit-registrable-completed-before-local-steps',
+        // recorded before payload encryption (plain payloads pass through the codec)
+        'lab-order-testkit-registrable-completed-plain-payloads',
       ]),
     );
   });
 
   it('replays every saved history on the current workflow code', async () => {
     const results = [];
-    for await (const result of Worker.runReplayHistories({ workflowsPath: workflowsPath() }, histories)) results.push(result);
+    for await (const result of Worker.runReplayHistories({ workflowsPath: workflowsPath(), dataConverter }, histories)) results.push(result);
     expect(results).toHaveLength(histories.length);
     for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
   }, 60_000);
@@ -36,7 +43,7 @@ describe('workflow replay', () => {
   ])('fails replay of a deliberately changed workflow (%s) with a determinism violation', async (file, historyId) => {
     const changed = fileURLToPath(new URL(`../replay/${file}`, import.meta.url));
     const saved = histories.find((h) => h.workflowId === historyId)!;
-    await expect(Worker.runReplayHistory({ workflowsPath: changed }, saved.history, saved.workflowId)).rejects.toBeInstanceOf(
+    await expect(Worker.runReplayHistory({ workflowsPath: changed, dataConverter }, saved.history, saved.workflowId)).rejects.toBeInstanceOf(
       DeterminismViolationError,
     );
   }, 60_000);
