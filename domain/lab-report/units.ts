@@ -1,0 +1,82 @@
+/**
+ * Units as printed on lab reports (conventional US, SI, German and French spellings) → a canonical
+ * spelling and the kind of quantity they measure. The kind is what the LOINC matcher compares: a
+ * "Glucose" in mmol/L is the Moles/volume code, in mg/dL the Mass/volume code; a "Neutrophils" in %
+ * is the /100 leukocytes code, in 10^3/uL the absolute count.
+ */
+
+export type UnitKind =
+  | 'mass' // mass concentration: g/dL, mg/L, ng/mL …
+  | 'moles' // substance concentration: mmol/L, µmol/L, mEq/L …
+  | 'count' // number concentration: 10^3/µL, 10^9/L, G/L, /nL …
+  | 'percent'
+  | 'units' // enzyme or arbitrary units: U/L, IU/L, mIU/L, µIU/mL, U/mL …
+  | 'fl' // entitic volume (MCV, MPV)
+  | 'pg' // entitic mass (MCH)
+  | 'time' // seconds
+  | 'rate' // mL/min/1.73 m²
+  | 'esr' // mm/h
+  | 'ratio' // INR, plain ratios
+  | 'mass-ratio' // mg/g, mg/mmol (albumin/creatinine)
+  | 'molar-ratio' // mmol/mol (HbA1c IFCC)
+  | 'per-field' // /hpf, /lpf, /GF
+  | 'osmolality'
+  | 'pressure' // mmHg, kPa
+  | 'titer';
+
+/** Canonical spelling of a unit token: µ/μ/mc → u, ×10^9 variants → 10^9, case kept where it matters. */
+export function canonicalUnit(raw: string): string {
+  let u = raw.trim().replace(/^\[|\]$/g, '').replace(/^\(|\)$/g, '');
+  u = u.replace(/[µμ]/g, 'u').replace(/\bmc(g|l|mol)\b/gi, 'u$1');
+  u = u.replace(/\s+/g, '');
+  u = u.replace(/^(?:x|×|\*)?10(?:\^|\*|e|E)?(\d{1,2})/, (_m, exp: string) => `10^${exp}`);
+  u = u.replace(/²/g, '2').replace(/³/g, '3');
+  return u;
+}
+
+interface KindRule {
+  kind: UnitKind;
+  test: RegExp;
+}
+
+// Order matters: more specific patterns first (mg/mmol before mmol, pg/mL before pg).
+const KIND_RULES: KindRule[] = [
+  { kind: 'rate', test: /^ml\/min(\/1[.,]73(m2|m\^2|qm)?)?$|^ml\/min\/1[.,]73/i },
+  { kind: 'molar-ratio', test: /^mmol\/mol$/i },
+  { kind: 'mass-ratio', test: /^(mg|ug|g)\/(g|mg|mmol)(creat(inine?)?)?$/i },
+  { kind: 'osmolality', test: /^m?osm(ol)?\/kg(h2o)?$/i },
+  { kind: 'pressure', test: /^(mmhg|kpa)$/i },
+  { kind: 'esr', test: /^mm\/(h|hr|hour|1h|1sth|std)$/i },
+  { kind: 'per-field', test: /^\/?(hpf|lpf|gf|gsf|champ|field|hpf\(?s?\)?)$|^(cells|per)\/?(hpf|lpf)$/i },
+  { kind: 'count', test: /^(10\^\d{1,2}|g|t|giga|tera|k|m|thou|tsd|mio|mill|cells?|x?10\^?\d)?\/(u?l|nl|pl|mm3|cumm|cmm|ul)$/i },
+  { kind: 'count', test: /^(10\^\d{1,2}\/(u?l|l)|k\/ul|m\/ul|\/ul|\/nl|\/pl|\/mm3|g\/l(?=$)|t\/l|tsd\/ul|mio\/ul|cells\/ul)$/i },
+  { kind: 'moles', test: /^(m|u|n|p|f)?mol\/(l|dl|ml)$|^m?e(q|val)\/l$/i },
+  { kind: 'mass', test: /^(k|m|u|n|p)?g\/(l|dl|ml|100ml)$/i },
+  { kind: 'units', test: /^(m|u|k|n)?(i?u|ui|e|ie|u\[iu\]|\[iu\])\/(l|ml|dl)$|^(m|u|k)?iu\/(l|ml)$|^ukat\/l$|^(u|e)\/l$/i },
+  { kind: 'percent', test: /^%$|^percent$|^l\/l$/i },
+  { kind: 'fl', test: /^(fl|um3|µm3|femtoliters?)$/i },
+  { kind: 'pg', test: /^(pg|fmol)$/i },
+  { kind: 'time', test: /^(s|sec|secs|seconds?|sek|min)$/i },
+  { kind: 'ratio', test: /^(ratio|index|inr|\{ratio\}|sg)$/i },
+  { kind: 'titer', test: /^titer|^titre$/i },
+];
+
+/**
+ * Kind of quantity a unit measures, or undefined for units we do not know. "G/L" is Giga/L (a count) on
+ * French and German blood counts, never grams per litre: grams are written g/L.
+ */
+export function unitKind(raw: string): UnitKind | undefined {
+  const u = canonicalUnit(raw);
+  if (u === '') return undefined;
+  if (u === 'G/L' || u === 'T/L' || u === 'Giga/L' || u === 'Tera/L') return 'count';
+  for (const rule of KIND_RULES) {
+    if (rule.kind === 'count' && /^g\/l$/i.test(u)) continue; // lower-case g/L is grams
+    if (rule.test.test(u)) return rule.kind;
+  }
+  return undefined;
+}
+
+/** True when the token looks like a unit we recognise (used to split "95 mg/dL" and to find unit columns). */
+export function isUnitToken(raw: string): boolean {
+  return unitKind(raw) !== undefined;
+}
