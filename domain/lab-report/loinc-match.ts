@@ -1,0 +1,262 @@
+/**
+ * Rank LOINC codes for a test name as printed on a report.
+ *
+ * Scoring, in order: an exact alias hit (after folding case, accents and punctuation) is worth ~0.97;
+ * the same after dropping qualifiers ("serum", "total", "(calc)", "S-" prefixes) ~0.93; otherwise
+ * fuzzy token overlap (typo-tolerant, Dice) scaled to at most ~0.85. Then context moves candidates:
+ * the unit's kind (mg/dL vs mmol/L vs % vs 10^3/µL) must agree with the code's property, the specimen
+ * (urine panel, arterial blood gas) with its system, and the panel with its usual section. Codes of one
+ * analyte that the context cannot separate keep the table's preference (rank) and lose a little
+ * confidence, so a guess is never reported as sure.
+ */
+import { LOINC_TABLE, type LoincEntry, type LoincSystem } from './loinc-table.js';
+import { panelTagsIn, quantityCueIn, type SpecimenHint, specimenHintIn } from './match-context.js';
+import { foldText } from './text.js';
+import { type LoincMatch } from './types.js';
+import { type UnitKind, unitKind } from './units.js';
+
+export interface MatchOptions {
+  /** Unit printed with the result. */
+  unit?: string;
+  /** Panel heading the result sits under. */
+  panel?: string;
+  /** Specimen named on the report for this result, if any. */
+  specimen?: string;
+  /** True when the value is qualitative (Negative, 1+, Yellow…): favours presence/ordinal codes. */
+  qualitative?: boolean;
+}
+
+const MAX_MATCHES = 5;
+const MIN_CONFIDENCE = 0.3;
+const EXACT = 0.97;
+const EXACT_STRIPPED = 0.93;
+const FUZZY_CEILING = 0.85;
+
+// Words that qualify a name without changing the analyte (dropped for the "stripped" comparison).
+const QUALIFIERS = new Set([
+  'serum', 'plasma', 'ser', 'plas', 'sp', 'total', 'tot', 'gesamt', 'ges', 'totale', 'totales', 'totaux',
+  'level', 'levels', 'concentration', 'conc', 'test', 'result', 'value', 'quantitative', 'quant', 'qn',
+  'calc', 'calculated', 'calculation', 'berechnet', 'calcule', 'calculee', 'measured', 'automated', 'auto',
+  'im', 'in', 'i', 's', 'p', 'b', 'u', 'se', 'pl', 'fs', 'of', 'the', 'de', 'du', 'des', 'le', 'la',
+  'serique', 'plasmatique', 'random', 'blood', 'sang', 'blut', 'whole', 'vollblut', 'capillary',
+  'abs', 'absolute', 'absolut', 'absolu', 'absolue', 'count', 'rel', 'relative', 'relativ', 'percent',
+  'pct', 'anzahl', 'nombre', 'urine', 'urin', 'harn', 'urinaire', 'urinaires', 'ua', 'arterial', 'arteriell',
+]);
+
+interface AliasKey {
+  entry: LoincEntry;
+  index: number;
+  full: string;
+  compact: string;
+  stripped: string;
+  tokens: string[];
+}
+
+/** Fold and tokenise: letters and digits only, '%' and '#' dropped (they are read as cues). */
+function keyOf(text: string): string {
+  return foldText(text)
+    .replace(/\(([^)]*)\)/g, ' $1 ')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+function strippedTokens(key: string): string[] {
+  return key.split(' ').filter((t) => t !== '' && !QUALIFIERS.has(t));
+}
+
+const compactOf = (key: string): string => key.replace(/ /g, '');
+
+function buildIndex(): AliasKey[] {
+  const keys: AliasKey[] = [];
+  LOINC_TABLE.forEach((entry, index) => {
+    const names = new Set([entry.display, ...entry.aliases.en, ...entry.aliases.de, ...entry.aliases.fr]);
+    for (const name of names) {
+      const full = keyOf(name);
+      if (full === '') continue;
+      const tokens = strippedTokens(full);
+      keys.push({ entry, index, full, compact: compactOf(full), stripped: tokens.join(' '), tokens });
+    }
+  });
+  return keys;
+}
+
+const INDEX = buildIndex();
+
+/** Levenshtein distance, stopping early once it exceeds `max`. */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** Tokens equal, or close enough for OCR slips on long words (short tokens and numbers must be exact). */
+function tokensMatch(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (/\d/.test(a) || /\d/.test(b) || a.length < 5 || b.length < 5) return false;
+  return editDistance(a, b, a.length >= 9 ? 2 : 1) <= (a.length >= 9 ? 2 : 1);
+}
+
+/** Dice coefficient over tokens with typo-tolerant equality. */
+function tokenSimilarity(q: string[], a: string[]): number {
+  if (q.length === 0 || a.length === 0) return 0;
+  const used = new Set<number>();
+  let hits = 0;
+  for (const qt of q) {
+    const j = a.findIndex((at, k) => !used.has(k) && tokensMatch(qt, at));
+    if (j >= 0) {
+      used.add(j);
+      hits += qt === a[j] ? 1 : 0.8; // a typo-tolerant hit counts for less than an exact one
+    }
+  }
+  return (2 * hits) / (q.length + a.length);
+}
+
+interface QueryKey {
+  full: string;
+  compact: string;
+  stripped: string;
+  strippedCompact: string;
+  tokens: string[];
+}
+
+function queryKey(name: string): QueryKey {
+  const full = keyOf(name);
+  const tokens = strippedTokens(full);
+  const stripped = tokens.join(' ');
+  return { full, compact: compactOf(full), stripped, strippedCompact: compactOf(stripped), tokens };
+}
+
+/** How well the name alone fits an alias: exact, exact after stripping qualifiers, or fuzzy. */
+function nameScore(q: QueryKey, a: AliasKey): number {
+  if (q.full === a.full || q.compact === a.compact) return EXACT;
+  if (q.stripped !== '' && (q.stripped === a.stripped || q.strippedCompact === compactOf(a.stripped))) return EXACT_STRIPPED;
+  const sim = tokenSimilarity(q.tokens, a.tokens);
+  return sim >= 0.5 ? FUZZY_CEILING * sim : 0;
+}
+
+const URINE_SYSTEMS: LoincSystem[] = ['Urine', 'Urine sed', '24H Urine'];
+
+function entryKinds(entry: LoincEntry): Set<UnitKind> {
+  const kinds = new Set<UnitKind>();
+  for (const u of entry.units) {
+    const k = unitKind(u);
+    if (k) kinds.add(k);
+  }
+  return kinds;
+}
+
+const KINDS = new Map(LOINC_TABLE.map((e) => [e.code, entryKinds(e)]));
+
+/** Unit agreement: a matching kind confirms, a unitless (qualitative) code mildly disagrees, another kind contradicts. */
+function unitAdjustment(entry: LoincEntry, kind: UnitKind | undefined): number {
+  if (!kind) return 0;
+  const kinds = KINDS.get(entry.code)!;
+  if (kinds.has(kind)) return 0.02;
+  // Hematocrit-style fractions are printed as % or as L/L; ratios are often printed without a unit.
+  if (kinds.size === 0) return -0.15;
+  return -0.35;
+}
+
+function specimenAdjustment(entry: LoincEntry, hint: SpecimenHint | undefined): number {
+  const isUrine = URINE_SYSTEMS.includes(entry.system);
+  if (hint === 'urine') return isUrine ? 0.04 : -0.2;
+  if (isUrine) return -0.06; // most results on a report are blood results
+  if (hint === 'arterial') return entry.system === 'BldA' ? 0.04 : entry.system === 'Bld' ? 0.02 : -0.02;
+  if (hint === 'blood') return entry.system === 'Bld' ? 0.03 : 0;
+  if (hint === 'serum') return entry.system === 'Bld' ? -0.03 : 0;
+  return 0;
+}
+
+function qualitativeAdjustment(entry: LoincEntry, qualitative: boolean | undefined): number {
+  if (qualitative === undefined) return 0;
+  const unitless = entry.units.length === 0;
+  if (qualitative) return unitless ? 0.03 : -0.03;
+  return 0;
+}
+
+interface Candidate {
+  entry: LoincEntry;
+  index: number;
+  score: number;
+}
+
+function bestNameScores(q: QueryKey): Map<string, Candidate> {
+  const best = new Map<string, Candidate>();
+  for (const alias of INDEX) {
+    const s = nameScore(q, alias);
+    if (s === 0) continue;
+    const prev = best.get(alias.entry.code);
+    if (!prev || s > prev.score) best.set(alias.entry.code, { entry: alias.entry, index: alias.index, score: s });
+  }
+  return best;
+}
+
+const isBloodGasOnly = (entry: LoincEntry): boolean => entry.panels.length > 0 && entry.panels.every((p) => p === 'blood-gas');
+
+/**
+ * Scores above 0.9 can exceed 1 once context agrees; squeeze them smoothly towards 1 so that stronger
+ * evidence still ranks (and reads) higher without ever claiming certainty.
+ */
+function confidenceOf(score: number): number {
+  const s = score <= 0.9 ? Math.max(0, score) : 1 - 0.1 * Math.exp(-(score - 0.9) / 0.1);
+  return Math.round(s * 1000) / 1000;
+}
+
+function toMatch(c: Candidate): LoincMatch {
+  return {
+    loinc_code: c.entry.code,
+    loinc_name: c.entry.name,
+    display_name: c.entry.display,
+    aliases: c.entry.aliases.en.slice(0, 6),
+    confidence_score: confidenceOf(c.score),
+  };
+}
+
+/**
+ * Up to five LOINC candidates for a printed test name, best first, each with a 0–1 confidence.
+ * An empty list means nothing in the table resembles the name.
+ */
+export function matchLoinc(name: string, options: MatchOptions = {}): LoincMatch[] {
+  const q = queryKey(name);
+  if (q.full === '') return [];
+  const kind = (options.unit ? unitKind(options.unit) : undefined) ?? quantityCueIn(name);
+  const hint = specimenHintIn(options.specimen) ?? specimenHintIn(name) ?? specimenHintIn(options.panel);
+  const panelTags = panelTagsIn(options.panel);
+
+  const candidates = [...bestNameScores(q).values()].map((c) => {
+    let score = c.score;
+    score += unitAdjustment(c.entry, kind);
+    score += specimenAdjustment(c.entry, hint);
+    score += qualitativeAdjustment(c.entry, options.qualitative);
+    if (c.entry.panels.some((p) => panelTags.has(p))) score += 0.03;
+    else if (isBloodGasOnly(c.entry) && hint !== 'arterial') score -= 0.07; // pH, pCO2… outside a blood gas
+    score -= 0.02 * (c.entry.rank - 1);
+    return { ...c, score };
+  });
+  candidates.sort((a, b) => b.score - a.score || a.index - b.index);
+
+  const top = candidates.filter((c) => c.score >= MIN_CONFIDENCE).slice(0, MAX_MATCHES);
+  discountUnresolvedTie(top);
+  return top.map(toMatch);
+}
+
+/**
+ * When the two best codes score the same (e.g. "Glucose" with no unit: mass or moles?), the pick rests
+ * on the table's order alone; say so with a lower confidence (all shifted alike, so the order holds).
+ */
+function discountUnresolvedTie(top: Candidate[]): void {
+  const [first, second] = top;
+  if (!first || !second || Math.abs(first.score - second.score) >= 0.005) return;
+  for (const c of top) c.score -= 0.1;
+}
