@@ -14,6 +14,16 @@ export function foldText(s: string): string {
     .toLowerCase();
 }
 
+/** Fold each character on its own, so indices in the result line up with the original text. */
+export function foldSameLength(text: string): string {
+  return [...text]
+    .map((ch) => {
+      const f = foldText(ch);
+      return f.length === 1 ? f : ch.toLowerCase();
+    })
+    .join('');
+}
+
 /** Collapse runs of whitespace to one space and trim. */
 export function squash(s: string): string {
   return s.replace(/\s+/g, ' ').trim();

@@ -27,6 +27,7 @@ export type UnitKind =
 /** Canonical spelling of a unit token: µ/μ/mc → u, ×10^9 variants → 10^9, case kept where it matters. */
 export function canonicalUnit(raw: string): string {
   let u = raw.trim().replace(/^\[|\]$/g, '').replace(/^\(|\)$/g, '');
+  u = u.replace(/\b([A-Za-z])\.([A-Za-z])\.(?=\/)/g, '$1$2'); // "E.U./dL" → "EU/dL"
   u = u.replace(/[µμ]/g, 'u').replace(/\bmc(g|l|mol)\b/gi, 'u$1');
   u = u.replace(/\s+/g, '');
   u = u.replace(/^(?:x|×|\*)?10(?:\^|\*|e|E)?(\d{1,2})/, (_m, exp: string) => `10^${exp}`);
@@ -49,10 +50,10 @@ const KIND_RULES: KindRule[] = [
   { kind: 'esr', test: /^mm\/(h|hr|hour|1h|1sth|std)$/i },
   { kind: 'per-field', test: /^\/?(hpf|lpf|gf|gsf|champ|field|hpf\(?s?\)?)$|^(cells|per)\/?(hpf|lpf)$/i },
   { kind: 'count', test: /^(10\^\d{1,2}|g|t|giga|tera|k|m|thou|tsd|mio|mill|cells?|x?10\^?\d)?\/(u?l|nl|pl|mm3|cumm|cmm|ul)$/i },
-  { kind: 'count', test: /^(10\^\d{1,2}\/(u?l|l)|k\/ul|m\/ul|\/ul|\/nl|\/pl|\/mm3|g\/l(?=$)|t\/l|tsd\/ul|mio\/ul|cells\/ul)$/i },
+  { kind: 'count', test: /^(10\^\d{1,2}\/(u?l|l)|k\/ul|m\/ul|\/ul|\/nl|\/pl|\/mm3|t\/l|tsd\/ul|mio\/ul|cells\/ul)$/i },
   { kind: 'moles', test: /^(m|u|n|p|f)?mol\/(l|dl|ml)$|^m?e(q|val)\/l$/i },
   { kind: 'mass', test: /^(k|m|u|n|p)?g\/(l|dl|ml|100ml)$/i },
-  { kind: 'units', test: /^(m|u|k|n)?(i?u|ui|e|ie|u\[iu\]|\[iu\])\/(l|ml|dl)$|^(m|u|k)?iu\/(l|ml)$|^ukat\/l$|^(u|e)\/l$/i },
+  { kind: 'units', test: /^(m|u|k|n)?(i?u|ui|e|ie|eu|au|u\[iu\]|\[iu\])\/(l|ml|dl)$|^(m|u|k)?iu\/(l|ml)$|^ukat\/l$|^(u|e)\/l$/i },
   { kind: 'percent', test: /^%$|^percent$|^l\/l$/i },
   { kind: 'fl', test: /^(fl|um3|µm3|femtoliters?)$/i },
   { kind: 'pg', test: /^(pg|fmol)$/i },

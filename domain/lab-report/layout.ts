@@ -1,0 +1,126 @@
+/**
+ * Table layout: a line's chunks (cells with x positions when the extractor gave them, else runs of
+ * text separated by wide gaps), and column headers (Test/Analyte/Result/Value/Units/Reference/Flag and
+ * their German and French words) that tell which column holds what, in whatever order.
+ */
+import { foldText, squash } from './text.js';
+import { type TextLine } from './types.js';
+
+export interface Chunk {
+  text: string;
+  /** Left edge: page units when cells were given, else the character offset in the line. */
+  x: number;
+  /** True when x is a real position (cells), false for a character offset. */
+  positioned: boolean;
+}
+
+/** Table borders and leaders drawn with characters ("|", "¦", "....") are not content. */
+function cleanCell(text: string): string {
+  return squash(text.replace(/[|¦│]/g, ' ').replace(/\.{3,}|_{3,}/g, ' '));
+}
+
+/** Chunks of a line: its cells, or runs separated by two or more spaces, a tab or a bar. */
+export function chunksOf(line: TextLine): Chunk[] {
+  if (line.cells && line.cells.length > 0) {
+    return line.cells
+      .map((c) => ({ text: cleanCell(c.text), x: c.x, positioned: true }))
+      .filter((c) => c.text !== '')
+      .sort((a, b) => a.x - b.x);
+  }
+  // Words joined by single spaces form a chunk; two or more spaces, a tab or a bar separate chunks.
+  const chunks: Chunk[] = [];
+  const re = /[^\s|¦│]+(?: [^\s|¦│]+)*/g;
+  for (const m of line.text.matchAll(re)) {
+    const text = cleanCell(m[0]);
+    if (text !== '') chunks.push({ text, x: m.index, positioned: false });
+  }
+  return chunks;
+}
+
+export type ColumnRole = 'name' | 'result' | 'unit' | 'range' | 'flag' | 'previous' | 'other';
+
+// Header words per role, folded. Multi-word phrases first so "reference range" beats "range".
+const HEADER_WORDS: [ColumnRole, RegExp][] = [
+  ['range', /^(reference (range|interval|values?)|ref\.? ?(range|interval|values?)|normal (range|values?)|expected (range|values?)|biological reference interval|reference|ref\.?|range|normals?|referenzbereich|referenzwerte?|ref\.?-?bereich|normbereich|normalbereich|normwerte?|norm|valeurs? de reference|valeurs? normales|valeurs? usuelles|intervalle de reference|normes|references?|v\.?r\.?|zielbereich)$/],
+  ['previous', /^(previous( result| value)?|prior( result)?|last result|vorwert(e)?|vorbefund|fruher|resultats? anterieurs?|anteriorite|precedent|ancien resultat)$/],
+  ['result', /^(results?|values?|your (result|value)|current( result)?|observed|patient (result|value)|ergebnis(se)?|wert|messwert|befund|resultats?|valeur|ihr wert|aktuell)$/],
+  ['unit', /^(units?|uom|einheit(en)?|unites?|dimension)$/],
+  ['flag', /^(flags?|abnormal flag|status|indicator|kennzeichen|bewertung|markierung|hinweis|indicateur|interpretation|interp\.?|alert|h\/l|abn\.?|ab|pathologisch)$/],
+  ['name', /^(tests?|test name|analytes?|analysis|parameters?|components?|examination|investigations?|description|determination|procedure|untersuchung(en)?|analysen?|bezeichnung|examens?|libelle|dosages?|determinations?|name|test description|biomarker)$/],
+  ['other', /^(date|datum|collected|specimen|lab|site|method|methode|methodik|code|loinc|cpt)$/],
+];
+
+export function headerRoleOf(text: string): ColumnRole | undefined {
+  const t = foldText(text).replace(/[:*]+$/, '').replace(/\s+/g, ' ').trim();
+  for (const [role, re] of HEADER_WORDS) if (re.test(t)) return role;
+  return undefined;
+}
+
+export interface ColumnLayout {
+  /** Columns left to right. */
+  columns: { role: ColumnRole; x: number }[];
+  positioned: boolean;
+}
+
+/**
+ * A line is a column header when at least two of its chunks are header words, one of them the result
+ * or range column, and nothing else on it looks like data.
+ */
+export function detectHeader(line: TextLine): ColumnLayout | undefined {
+  const chunks = chunksOf(line);
+  if (chunks.length < 2) return splitHeaderWords(line);
+  const columns: { role: ColumnRole; x: number }[] = [];
+  for (const c of chunks) {
+    const role = headerRoleOf(c.text);
+    if (!role) return splitHeaderWords(line);
+    columns.push({ role, x: c.x });
+  }
+  return validLayout(columns, chunks[0]!.positioned);
+}
+
+/** Header printed with single spaces ("Test Result Units Reference Range"): match words in order. */
+function splitHeaderWords(line: TextLine): ColumnLayout | undefined {
+  const words = line.text.split(/\s+/).filter((w) => w !== '');
+  if (words.length < 2 || words.length > 12) return undefined;
+  const columns: { role: ColumnRole; x: number }[] = [];
+  let i = 0;
+  let offset = 0;
+  while (i < words.length) {
+    let matched = false;
+    for (const span of [3, 2, 1]) {
+      const phrase = words.slice(i, i + span).join(' ');
+      const role = i + span <= words.length ? headerRoleOf(phrase) : undefined;
+      if (role) {
+        columns.push({ role, x: line.text.indexOf(words[i]!, offset) });
+        offset = columns[columns.length - 1]!.x + 1;
+        i += span;
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) return undefined;
+  }
+  return validLayout(columns, false);
+}
+
+function validLayout(columns: { role: ColumnRole; x: number }[], positioned: boolean): ColumnLayout | undefined {
+  const roles = new Set(columns.map((c) => c.role));
+  const dataRoles = ['result', 'range', 'unit', 'flag'].filter((r) => roles.has(r as ColumnRole)).length;
+  if (columns.length < 2 || dataRoles < 1 || !(roles.has('result') || roles.has('range'))) return undefined;
+  if (!roles.has('name') && dataRoles < 2) return undefined;
+  return { columns, positioned };
+}
+
+/**
+ * Which column a chunk belongs to. Boundaries lie halfway between column starts, so a right-aligned
+ * number a little left of its centred header still lands in its column.
+ */
+export function columnOf(layout: ColumnLayout, chunk: Chunk): ColumnRole {
+  if (!layout.positioned || !chunk.positioned) return layout.columns[0]!.role;
+  const cols = layout.columns;
+  for (let i = 0; i < cols.length; i++) {
+    const next = cols[i + 1];
+    if (!next || chunk.x < (cols[i]!.x + next.x) / 2) return cols[i]!.role;
+  }
+  return cols[cols.length - 1]!.role;
+}

@@ -1,0 +1,170 @@
+/**
+ * parseLabReport: pages of positioned text lines (from the PDF text layer or OCR) → patient/report
+ * metadata and result rows with interpretation and LOINC candidates.
+ *
+ * The reading is structural, not tuned to any one lab's layout: column headers (in any order, EN/DE/FR)
+ * when present, else token patterns; panel headings are short value-less lines followed by results;
+ * a panel and a column header carry over to the next page until replaced; lines repeated at the top or
+ * bottom of several pages are page furniture. A row is kept only with evidence that it is a result
+ * (a unit, a range, a flag, a column header, or a name the LOINC table knows): a wrong value is worse
+ * than a missing one.
+ */
+import { inferDateOrder } from './dates.js';
+import { detectHeader, type ColumnLayout, chunksOf } from './layout.js';
+import { matchLoinc } from './loinc-match.js';
+import { extractMetadata, hasMetadataLabel, type MetadataLine } from './metadata.js';
+import { interpret } from './interpret.js';
+import { isPanelHeading, panelTitle } from './panels.js';
+import { parseRow, type RowCandidate } from './rows.js';
+import { detectLanguage, foldText, squash } from './text.js';
+import { type ExtractedPage, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine } from './types.js';
+
+export interface ParseOptions {
+  /** Year used to place two-digit birth years (defaults to the current year). */
+  currentYear?: number;
+}
+
+interface PageLine {
+  page: number;
+  line: TextLine;
+  /** Position among the page's lines, to spot headers and footers. */
+  index: number;
+  count: number;
+}
+
+/** A line's text with column gaps kept wide, whether it came with cells or not. */
+function lineText(line: TextLine): string {
+  return chunksOf(line)
+    .map((c) => c.text)
+    .join('   ');
+}
+
+/** Decimal commas: always in German/French text; in English only when commas outnumber points as decimals. */
+function usesDecimalComma(text: string, language: string): boolean {
+  if (language !== 'en') return true;
+  const commas = text.match(/(?<![\d,])\d{1,3},\d{1,2}(?![\d,])/g)?.length ?? 0;
+  const points = text.match(/(?<![\d.])\d+\.\d+(?![\d.])/g)?.length ?? 0;
+  return commas > points;
+}
+
+/**
+ * Lines printed at the same place on several pages (letterhead, patient banner, "Page 1 of 3" footers):
+ * compared with digits masked, among the first and last few lines of each page.
+ */
+function pageFurniture(lines: PageLine[], pageCount: number): Set<PageLine> {
+  const furniture = new Set<PageLine>();
+  if (pageCount < 2) return furniture;
+  const edge = (l: PageLine): boolean => l.index < 6 || l.index >= l.count - 4;
+  const key = (l: PageLine): string => foldText(squash(l.line.text)).replace(/\d+/g, '#');
+  const pagesByKey = new Map<string, Set<number>>();
+  for (const l of lines.filter(edge)) {
+    const k = key(l);
+    pagesByKey.set(k, (pagesByKey.get(k) ?? new Set()).add(l.page));
+  }
+  for (const l of lines) if (edge(l) && (pagesByKey.get(key(l))?.size ?? 0) >= 2) furniture.add(l);
+  return furniture;
+}
+
+const NOT_A_TEST = /^(page|seite|dob|date|datum|time|zeit|age|alter|sex|gender|phone|tel|fax|npi|clia|account|acct|id|mrn|zip|patient|name|nom|prenom|vorname|nachname|specimen|accession|collected|received|reported|printed|ordered|physician|doctor|provider|arzt|medecin|client|suite|room|bed|fasting|nuchtern|a jeun|report|befund|auftrag|dossier|version|printed|telephone|telefon|ref|lab|labor|laboratory|laboratoire|address|adresse|street|strasse|rue)\b/;
+
+function looksLikeTestName(name: string): boolean {
+  const folded = foldText(name);
+  if (NOT_A_TEST.test(folded) || name.length > 60) return false;
+  return name.split(/\s+/).length <= 8 && !/https?:|www\.|@/.test(folded);
+}
+
+/** Evidence that a row is a result and not, say, an address line with a number in it. */
+function isResult(row: RowCandidate, top: LoincMatch | undefined): boolean {
+  if (!looksLikeTestName(row.name)) return false;
+  const confidence = top?.confidence_score ?? 0;
+  const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
+  if (qualitative) {
+    return confidence >= 0.8 || (row.viaColumns && confidence >= 0.5) || (row.range?.qualitative !== undefined && confidence >= 0.6);
+  }
+  return row.viaColumns || row.unit !== undefined || row.range !== undefined || row.flag !== undefined || confidence >= 0.75;
+}
+
+function toResult(row: RowCandidate, page: number, panel: string | undefined, matches: LoincMatch[]): ParsedResult {
+  const result: ParsedResult = { test_name: row.name, value: row.value.value, type: row.value.type, page };
+  if (row.unit) result.units = row.unit;
+  if (row.range) {
+    result.reference_range_text = row.range.text;
+    if (row.range.min !== undefined) result.min_reference_range = row.range.min;
+    if (row.range.max !== undefined) result.max_reference_range = row.range.max;
+  }
+  if (panel) result.source_panel_name = panel;
+  if (row.flag) result.flag = row.flag.flag;
+  Object.assign(result, interpret(row.value, row.range, row.flag));
+  result.loinc_matches = matches;
+  return result;
+}
+
+/** Reads the pages in order, carrying the column layout and the panel heading along. */
+class ReportReader {
+  private layout: ColumnLayout | undefined;
+  private panel: string | undefined;
+  private pendingPanel: string | undefined;
+  private linesSincePending = 0;
+  private readonly knownNames = new Map<string, boolean>();
+  readonly results: ParsedResult[] = [];
+
+  constructor(private readonly decimalComma: boolean) {}
+
+  private isKnownName = (name: string): boolean => {
+    let known = this.knownNames.get(name);
+    if (known === undefined) {
+      known = (matchLoinc(name)[0]?.confidence_score ?? 0) >= 0.9;
+      this.knownNames.set(name, known);
+    }
+    return known;
+  };
+
+  read(pl: PageLine): void {
+    const header = detectHeader(pl.line);
+    if (header) {
+      this.layout = header;
+      return;
+    }
+    const row = parseRow(pl.line, { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName });
+    if (row && this.accept(row, pl.page)) return;
+    this.notAResult(pl.line);
+  }
+
+  private accept(row: RowCandidate, page: number): boolean {
+    const panel = this.pendingPanel ?? this.panel;
+    const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
+    const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative });
+    if (!isResult(row, matches[0])) return false;
+    if (this.pendingPanel) {
+      this.panel = this.pendingPanel;
+      this.pendingPanel = undefined;
+    }
+    this.results.push(toResult(row, page, this.panel, matches));
+    return true;
+  }
+
+  private notAResult(line: TextLine): void {
+    const text = lineText(line);
+    if (isPanelHeading(text) && !hasMetadataLabel(text)) {
+      this.pendingPanel = panelTitle(text);
+      this.linesSincePending = 0;
+    } else if (this.pendingPanel && ++this.linesSincePending > 2) {
+      this.pendingPanel = undefined; // a heading is one only if results follow it closely
+    }
+  }
+}
+
+export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {}): ParsedReport {
+  const ordered = [...pages].sort((a, b) => a.page - b.page);
+  const lines: PageLine[] = ordered.flatMap((p) => p.lines.map((line, index) => ({ page: p.page, line, index, count: p.lines.length })));
+  const allText = lines.map((l) => lineText(l.line)).join('\n');
+  const language = detectLanguage(allText);
+  const furniture = pageFurniture(lines, ordered.length);
+
+  const reader = new ReportReader(usesDecimalComma(allText, language));
+  for (const l of lines) if (!furniture.has(l)) reader.read(l);
+
+  const metaLines: MetadataLine[] = lines.filter((l) => !detectHeader(l.line)).map((l) => ({ text: lineText(l.line), page: l.page }));
+  const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
+  return { metadata, results: reader.results };
+}

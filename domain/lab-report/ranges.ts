@@ -1,0 +1,75 @@
+/**
+ * Reference ranges in the forms reports print them: "70-99", "3.5 - 5.3", "3,5 - 5,3", "0.5–1.2",
+ * "70 to 99", "<200", "<= 5.6", "> 39", "up to 5", "bis 5", "jusqu'à 5", "< 5.7 %", "[3,5 ; 5,3]",
+ * "M: 13-17 F: 12-16" (sex-specific: text kept, bounds left out since we cannot tell which applies),
+ * and text ranges ("Negative", "Clear").
+ */
+import { foldText } from './text.js';
+import { NUMBER_SOURCE, qualitativeClass, type QualitativeClass, toNumber } from './values.js';
+
+export interface ParsedRange {
+  /** As printed (trimmed). */
+  text: string;
+  min?: number;
+  max?: number;
+  /** "<200" excludes 200; "0-200" and "<=200" include it. */
+  minInclusive: boolean;
+  maxInclusive: boolean;
+  qualitative?: QualitativeClass;
+}
+
+const N = NUMBER_SOURCE;
+const DASH = String.raw`\s*(?:-|–|—|to|bis|a|à|au)\s*`;
+const SPAN = new RegExp(String.raw`^[\[(]?\s*(${N})${DASH}(${N})\s*[\])]?`, 'i');
+const SPAN_SEMICOLON = new RegExp(String.raw`^[\[(]\s*(${N})\s*[;]\s*(${N})\s*[\])]`);
+const UPPER = new RegExp(String.raw`^(?:(<=|=<|≤|<)|(?:up to|upto|bis|max\.?|maximum|jusqu'?a|inf\.? a|inferieur a|less than|below|under|unter|kleiner als|<\s*=))\s*(${N})`, 'i');
+const LOWER = new RegExp(String.raw`^(?:(>=|=>|≥|>)|(?:min\.?|minimum|sup\.? a|superieur a|greater than|above|over|uber|grosser als|mehr als|>\s*=))\s*(${N})`, 'i');
+const SEX_LABEL = /\b(m|f|w|h|male|female|men|women|manner|frauen|hommes|femmes|mann|frau)\s*[:=]/i;
+
+/** Parse a reference range; undefined when the text is not one. */
+export function parseRange(raw: string, decimalComma: boolean): ParsedRange | undefined {
+  const text = raw.trim().replace(/\s+/g, ' ');
+  if (text === '') return undefined;
+  const folded = foldText(text).replace(/[≤]/g, '<=').replace(/[≥]/g, '>=');
+  const base: ParsedRange = { text, minInclusive: true, maxInclusive: true };
+
+  // Several ranges (by sex or age): keep the text; a guess at which applies could be wrong.
+  if (SEX_LABEL.test(folded) && (folded.match(new RegExp(N, 'g'))?.length ?? 0) > 2) return base;
+
+  const span = SPAN.exec(folded) ?? SPAN_SEMICOLON.exec(folded);
+  if (span && restIsUnitOnly(folded.slice(span[0].length))) {
+    const lo = toNumber(span[1]!, decimalComma);
+    const hi = toNumber(span[2]!, decimalComma);
+    if (lo !== undefined && hi !== undefined && lo <= hi) return { ...base, min: lo, max: hi };
+  }
+  const sexOne = /^(?:[a-z]+)\s*[:=]\s*(.+)$/.exec(folded);
+  if (sexOne && SEX_LABEL.test(folded)) {
+    const inner = parseRange(sexOne[1]!, decimalComma);
+    if (inner) return { ...inner, text };
+  }
+  const upper = UPPER.exec(folded);
+  if (upper && restIsUnitOnly(folded.slice(upper[0].length))) {
+    const max = toNumber(upper[2]!, decimalComma);
+    if (max !== undefined) return { ...base, max, maxInclusive: upper[1] !== '<' };
+  }
+  const lower = LOWER.exec(folded);
+  if (lower && restIsUnitOnly(folded.slice(lower[0].length))) {
+    const min = toNumber(lower[2]!, decimalComma);
+    if (min !== undefined) return { ...base, min, minInclusive: lower[1] !== '>' };
+  }
+  const q = qualitativeClass(text);
+  if (q) return { ...base, qualitative: q };
+  return undefined;
+}
+
+/** After the numbers only a unit (or nothing) may follow: "70-99 mg/dL", "< 5.7 %". */
+function restIsUnitOnly(rest: string): boolean {
+  const r = rest.trim();
+  return r === '' || /^[a-z%µμ/*^0-9.×x\s[\]{}()'-]{1,24}$/i.test(r) && !/\d\s*[-–]\s*\d/.test(r);
+}
+
+/** True when a token can only be a reference range (a span or a worded bound), not a value. */
+export function looksLikeRangeOnly(raw: string): boolean {
+  const t = foldText(raw.trim());
+  return SPAN.test(t) || /^(up to|upto|bis|max|jusqu|inf|less than|below|unter|min|sup|greater than|above|uber)\b/.test(t);
+}

@@ -1,0 +1,222 @@
+/**
+ * One text line → a candidate result row (name, value, unit, range, flag), or nothing.
+ *
+ * With a column header in force and positioned cells, each cell goes to its column. Otherwise the
+ * line is read by token pattern: the name runs up to the first value, and the fields after it may come
+ * in any order (a range is recognisable by its dash or bound word, a unit by its spelling, a flag by
+ * its letters). When the header says the range column comes before the result column, the later of two
+ * bare numbers-or-bounds is the value.
+ */
+import { isAmbiguousFlag, parseFlag, type ParsedFlag } from './flags.js';
+import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole } from './layout.js';
+import { parseRange, type ParsedRange } from './ranges.js';
+import { squash } from './text.js';
+import { type Token, tokenize } from './tokens.js';
+import { type TextLine } from './types.js';
+import { isUnitToken, unitKind } from './units.js';
+import { parseValue, type ParsedValue } from './values.js';
+
+export interface RowCandidate {
+  name: string;
+  value: ParsedValue;
+  unit?: string;
+  range?: ParsedRange;
+  flag?: ParsedFlag;
+  /** Read through a column header (stronger evidence that this is a result row). */
+  viaColumns: boolean;
+  /** Bare numbers left over (a "previous result" column, or a range whose dash was lost). */
+  extraNumbers: number;
+}
+
+export interface RowOptions {
+  decimalComma: boolean;
+  layout?: ColumnLayout;
+  /** Says whether a name ending in a number is a real test name ("CA 125"), from the LOINC table. */
+  isKnownName: (name: string) => boolean;
+}
+
+const VALUE_KINDS = new Set(['num', 'pct', 'cmp', 'ratio', 'qual']);
+
+/** Clean a printed test name: bullets, trailing colons and dot leaders go. */
+function cleanName(raw: string): string {
+  return squash(raw.replace(/^[\s*•·\-–>]+/, '').replace(/[\s:.=_]+$/, '').replace(/\.{2,}/g, ' '));
+}
+
+/** A unit written into the name, "Glucose (mg/dL)", is the unit; take it out of the name. */
+function unitFromName(name: string): { name: string; unit?: string } {
+  const m = /\s*[([]\s*([^()[\]]{1,15})\s*[)\]]\s*$/.exec(name);
+  if (m && isUnitToken(m[1]!)) return { name: name.slice(0, m.index).trim(), unit: m[1]!.trim() };
+  return { name };
+}
+
+interface Fields {
+  value?: ParsedValue;
+  valueIndex: number;
+  unit?: string;
+  range?: ParsedRange;
+  flag?: ParsedFlag;
+  extraNumbers: number;
+  leftoverWords: number;
+}
+
+function pickValueIndex(tokens: Token[], rangeBeforeResult: boolean): number {
+  const numeric = tokens.map((t, i) => ({ t, i })).filter(({ t }) => t.kind === 'num' || t.kind === 'pct' || t.kind === 'ratio');
+  if (numeric.length > 0) return numeric[0]!.i;
+  const bounded = tokens.map((t, i) => ({ t, i })).filter(({ t }) => t.kind === 'cmp');
+  if (bounded.length > 0) return rangeBeforeResult && bounded.length > 1 ? bounded[bounded.length - 1]!.i : bounded[0]!.i;
+  const qual = tokens.findIndex((t) => t.kind === 'qual');
+  if (qual >= 0) return qual;
+  // Urine sediment counts are printed as spans ("0-2 /hpf"); a span is the value only when it is the
+  // first of two, or carries a per-field unit.
+  const spans = tokens.map((t, i) => ({ t, i })).filter(({ t }) => t.kind === 'range');
+  const perField = tokens.some((t) => t.kind === 'unit' && unitKind(t.text) === 'per-field');
+  if (spans.length >= 2 || (spans.length === 1 && perField)) return spans[rangeBeforeResult && spans.length > 1 ? 1 : 0]!.i;
+  return -1;
+}
+
+/** Assign value, unit, range and flag among the tokens that follow a name. */
+function assignFields(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
+  const f: Fields = { valueIndex: pickValueIndex(tokens, rangeBeforeResult), extraNumbers: 0, leftoverWords: 0 };
+  if (f.valueIndex >= 0) f.value = parseValue(tokens[f.valueIndex]!.text, opts.decimalComma);
+  tokens.forEach((t, i) => {
+    if (i === f.valueIndex) return;
+    switch (t.kind) {
+      case 'range':
+      case 'cmp': {
+        const r = f.range ? undefined : parseRange(t.text, opts.decimalComma);
+        if (r) f.range = r;
+        else if (t.kind === 'cmp') f.extraNumbers++;
+        break;
+      }
+      case 'qual': {
+        // A second qualitative word after a qualitative value is its text range ("Negative  Negative");
+        // after a number, "+"/"++" is a flag (German reports mark high values so).
+        const r = !f.range && f.value?.qualitative ? parseRange(t.text, opts.decimalComma) : undefined;
+        const flag = !f.value?.qualitative && i > f.valueIndex ? parseFlag(t.text) : undefined;
+        if (r) f.range = r;
+        else if (flag && !f.flag) f.flag = flag;
+        break;
+      }
+      case 'num':
+      case 'pct':
+      case 'ratio':
+        f.extraNumbers++;
+        break;
+      case 'unit':
+        f.unit ??= t.text;
+        break;
+      case 'flag': {
+        const flag = parseFlag(t.text);
+        const afterValue = i > f.valueIndex;
+        if (flag && !f.flag && (afterValue || !isAmbiguousFlag(t.text))) f.flag = flag;
+        else if (!flag) f.leftoverWords++;
+        break;
+      }
+      case 'date':
+        break;
+      default:
+        f.leftoverWords++;
+    }
+  });
+  if (!f.unit && f.range) f.unit = unitInside(f.range.text);
+  return f;
+}
+
+/** "< 5.7 %" or "70-99 mg/dL": the unit printed inside the range text. */
+function unitInside(text: string): string | undefined {
+  const m = /([a-zA-Zµμ%/][\w%/µμ^.*]*(?:\/[\w.^]+)?)\s*$/.exec(text);
+  return m && isUnitToken(m[1]!) ? m[1] : undefined;
+}
+
+function candidate(name: string, f: Fields, viaColumns: boolean): RowCandidate | undefined {
+  if (!f.value) return undefined;
+  const split = unitFromName(cleanName(name));
+  if (!/\p{L}.*\p{L}/u.test(split.name)) return undefined;
+  return { name: split.name, value: f.value, unit: f.unit ?? split.unit, range: f.range, flag: f.flag, viaColumns, extraNumbers: f.extraNumbers };
+}
+
+const rangeFirst = (layout: ColumnLayout | undefined): boolean => {
+  if (!layout) return false;
+  const roles = layout.columns.map((c) => c.role);
+  const r = roles.indexOf('range');
+  const v = roles.indexOf('result');
+  return r >= 0 && v >= 0 && r < v;
+};
+
+/**
+ * Which column each chunk belongs to: by x when cells are positioned, else by order when the row has
+ * exactly as many chunks as the header has columns (character offsets of unaligned text mean nothing).
+ */
+function assignColumns(chunks: Chunk[], layout: ColumnLayout): Map<ColumnRole, string[]> | undefined {
+  const cells = new Map<ColumnRole, string[]>();
+  const add = (role: ColumnRole, text: string): void => void cells.set(role, [...(cells.get(role) ?? []), text]);
+  if (layout.positioned && chunks.every((c) => c.positioned)) chunks.forEach((c) => add(columnOf(layout, c), c.text));
+  else if (chunks.length === layout.columns.length) chunks.forEach((c, i) => add(layout.columns[i]!.role, c.text));
+  else return undefined;
+  return cells;
+}
+
+/** A unit cell holds a unit or words, never a number or a range (that would mean the columns slipped). */
+function unitCellOk(text: string): boolean {
+  return text === '' || tokenize(text, 0).every((t) => t.kind === 'unit' || t.kind === 'word');
+}
+
+/** Read a row through the header's columns; undefined if the cells do not fit the columns. */
+function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined {
+  const cells = assignColumns(chunks, opts.layout!);
+  if (!cells) return undefined;
+  const text = (role: ColumnRole): string => (cells.get(role) ?? []).join(' ');
+  const name = text('name');
+  const f = assignFields(tokenize(text('result'), 0), opts, false);
+  if (!f.value || f.leftoverWords > 0 || name === '' || !unitCellOk(text('unit'))) return undefined;
+  if (text('unit') !== '') f.unit = text('unit');
+  const rangeText = text('range');
+  if (rangeText !== '') {
+    const r = parseRange(rangeText, opts.decimalComma);
+    f.range = r ?? { text: rangeText, minInclusive: true, maxInclusive: true };
+    if (!f.unit && r) f.unit = unitInside(r.text);
+  }
+  const flagText = text('flag');
+  if (flagText !== '') f.flag = parseFlag(flagText) ?? f.flag;
+  return candidate(name, f, true);
+}
+
+/** Split a run of tokens into name + fields: the earliest split whose fields read cleanly wins. */
+function byTokens(tokens: Token[], opts: RowOptions): RowCandidate | undefined {
+  const rangeBefore = rangeFirst(opts.layout);
+  let fallback: RowCandidate | undefined;
+  for (let i = 1; i < tokens.length; i++) {
+    if (!VALUE_KINDS.has(tokens[i]!.kind) && !(tokens[i]!.kind === 'range' && tokens[i - 1]!.kind !== 'range')) continue;
+    const nameTokens = tokens.slice(0, i);
+    if (nameTokens.some((t) => t.kind === 'date')) return fallback;
+    const name = nameTokens.map((t) => t.text).join(' ');
+    const last = nameTokens[nameTokens.length - 1]!;
+    if ((last.kind === 'num' || last.kind === 'cmp') && !opts.isKnownName(name)) continue;
+    const f = assignFields(tokens.slice(i), opts, rangeBefore);
+    const row = candidate(name, f, false);
+    if (!row) continue;
+    if (f.leftoverWords === 0 && f.extraNumbers === 0) return row;
+    fallback ??= f.leftoverWords === 0 ? row : undefined;
+  }
+  return fallback;
+}
+
+/** Read a line as a result row, or undefined when it is not one. */
+export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undefined {
+  const chunks = chunksOf(line);
+  if (chunks.length === 0) return undefined;
+  if (opts.layout && chunks.length >= 2) {
+    const row = byColumns(chunks, opts);
+    if (row) return row;
+  }
+  // The first chunk is the name when later chunks hold the value; else split inside the text.
+  if (chunks.length >= 2 && /\p{L}/u.test(chunks[0]!.text)) {
+    const rest = chunks.slice(1).flatMap((c, i) => tokenize(c.text, i + 1));
+    const f = assignFields(rest, opts, rangeFirst(opts.layout));
+    const row = f.leftoverWords <= 1 ? candidate(chunks[0]!.text, f, false) : undefined;
+    const endsWithValue = VALUE_KINDS.has(tokenize(chunks[0]!.text, 0).at(-1)?.kind ?? 'word');
+    if (row && (!endsWithValue || opts.isKnownName(chunks[0]!.text))) return row;
+  }
+  const all = chunks.flatMap((c, i) => tokenize(c.text, i));
+  return byTokens(all, opts);
+}
