@@ -12,6 +12,8 @@ import type { OrderPayloadBuilder } from '../db/queries/orders.js';
 import type { Logger } from '../lib/logger.js';
 import { createOrderActivities } from './orders/index.js';
 import { createUserActivities } from './users/index.js';
+import { createLabReportActivities } from './lab-reports/index.js';
+import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -27,8 +29,11 @@ export interface ActivityDeps {
       | 'URL_SIGNING_SECRET'
       | 'PUBLIC_URL'
       | 'PORT'
+      | 'DATA_DIR'
     >
   >;
+  /** Where uploaded files live (default: files under $DATA_DIR/blobs). */
+  blobs?: BlobStore;
   /** Tests and benchmarks may replace how endpoint workflows are woken. */
   wakeEndpoints?: (endpointIds: string[]) => Promise<void>;
 }
@@ -62,6 +67,11 @@ export function createActivities(deps: ActivityDeps) {
     ...createUserActivities(deps),
     ...createOrderActivities({ ...deps, buildOrderPayload, wakeEndpoints: wake }),
     ...createWebhookActivities({ ...deps, settings: webhookSettings(deps.config), secretBox, wake }),
+    ...createLabReportActivities({
+      ...deps,
+      blobs: deps.blobs ?? blobStoreFor(deps.config?.DATA_DIR ?? loadConfig({}).DATA_DIR),
+      wakeEndpoints: wake,
+    }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { except } from 'hono/combine';
 import type { DbHandle } from '../db/client.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
@@ -19,6 +20,9 @@ import { partnerRoutes } from './routes/partner/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
 import { findVisibleLabTest } from '../db/queries/orders.js';
 import type { LabOrderDeadlines } from '../workflows/lab-order/definitions.js';
+import { DEFAULT_REVIEW_DEADLINE_SECONDS } from '../workflows/lab-report/definitions.js';
+import { PARSER_UPLOAD_PATH, labReportRoutes } from './routes/lab-reports/index.js';
+import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -32,21 +36,27 @@ export interface AppDeps {
     Config,
     'SERVICE_ENVIRONMENT' | 'SERVICE_REGION' | 'TEMPORAL_NAMESPACE' | 'USER_DELETION_GRACE_SECONDS' | 'API_KEY_CACHE_TTL_SECONDS'
   > &
-    Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'URL_SIGNING_SECRET' | 'PUBLIC_URL' | 'PORT'>>;
+    Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'URL_SIGNING_SECRET' | 'PUBLIC_URL' | 'PORT' | 'DATA_DIR' | 'PARSER_REVIEW_DEADLINE_SECONDS'>>;
+  /** Where uploaded lab reports are kept (default: files under $DATA_DIR/blobs). */
+  blobs?: BlobStore;
 }
 
-export function createApp({ db, temporal, logger, config, orderDeadlines }: AppDeps) {
+export function createApp({ db, temporal, logger, config, orderDeadlines, blobs }: AppDeps) {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);
   app.notFound(onNotFound);
   app.use(requestLog(logger));
   app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new HttpError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
-      },
-    }),
+    // Lab report uploads have their own, larger limit (api/routes/lab-reports).
+    except(
+      (c) => c.req.method === 'POST' && c.req.path.replace(/\/$/, '') === PARSER_UPLOAD_PATH,
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: () => {
+          throw new HttpError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+        },
+      }),
+    ),
   );
 
   app.route('/health', healthRoutes({ sql: db.sql, temporal, namespace: config.TEMPORAL_NAMESPACE }));
@@ -84,6 +94,16 @@ export function createApp({ db, temporal, logger, config, orderDeadlines }: AppD
       urlSigner,
       findLabTest: (teamId, labTestId) => findVisibleLabTest(db.db, teamId, labTestId),
       ...(orderDeadlines ? { deadlines: orderDeadlines } : {}),
+    }),
+  );
+
+  app.route(
+    '/lab_report/v1',
+    labReportRoutes({
+      db: db.db,
+      temporal,
+      blobs: blobs ?? blobStoreFor(config.DATA_DIR ?? '.data'),
+      reviewDeadlineSeconds: config.PARSER_REVIEW_DEADLINE_SECONDS ?? DEFAULT_REVIEW_DEADLINE_SECONDS,
     }),
   );
 

@@ -1,0 +1,139 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  log,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  uuid4,
+} from '@temporalio/workflow';
+import type { JobChange, LabReportActivities } from '../../activities/lab-reports/index.js';
+import type { FailureReason } from '../../domain/lab-report/types.js';
+import { workflowNow } from '../shared/time.js';
+import {
+  createdUpdate,
+  labReportWorkflowId,
+  reviewUpdate,
+  stateQuery,
+  type LabReportJobInput,
+  type LabReportJobOutcome,
+  type LabReportPhase,
+  type ReviewDecision,
+} from './definitions.js';
+
+/** Row writes: short Postgres transactions, retried until they succeed. */
+const record = proxyLocalActivities<LabReportActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+});
+
+/** Text extraction: OCR of up to 30 pages takes minutes; a worker that died is noticed by its missing heartbeat. */
+const extraction = proxyActivities<LabReportActivities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '5 seconds', maximumAttempts: 3 },
+});
+
+const parsing = proxyActivities<LabReportActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
+});
+
+/**
+ * One lab report parsing job: record it, mark it started, extract the text, parse it, and complete it —
+ * after a reviewer's approval when the job asked for human review (waiting at most the review deadline).
+ * Every status change is written with its `lab_report.parsing_job.*` webhook event in one transaction.
+ */
+export async function labReportParsingWorkflow(input: LabReportJobInput): Promise<LabReportJobOutcome> {
+  let phase: LabReportPhase = 'recording';
+  let created = false;
+  let review: ReviewDecision | null = null;
+  let reviewDeadline: string | null = null;
+  let outcome: LabReportJobOutcome | null = null;
+
+  setHandler(createdUpdate, async () => {
+    await condition(() => created);
+    return { jobId: input.jobId };
+  });
+  setHandler(
+    reviewUpdate,
+    async (decision) => {
+      review = decision;
+      await condition(() => outcome !== null);
+      return outcome!;
+    },
+    {
+      validator: (_decision: ReviewDecision) => {
+        if (phase !== 'awaiting_review' || review !== null) {
+          throw ApplicationFailure.nonRetryable(`the job is not waiting for review (${phase})`, 'NotAwaitingReview');
+        }
+      },
+    },
+  );
+  setHandler(stateQuery, () => ({ jobId: input.jobId, phase, reviewDeadline }));
+
+  const change = (c: JobChange) => record.recordParsingJobChange({ jobId: input.jobId, outboxEventId: uuid4(), change: c });
+  const finish = async (result: LabReportJobOutcome) => {
+    if (result.status === 'failed') await change({ kind: 'failed', reason: result.reason, detail: result.detail });
+    phase = result.status;
+    outcome = result;
+    await condition(allHandlersFinished);
+    return result;
+  };
+  const fail = (reason: FailureReason, detail: string) => finish({ status: 'failed', reason, detail });
+
+  await record.createParsingJobRecord({ ...input, workflowId: labReportWorkflowId(input.jobId) });
+  created = true;
+  await change({ kind: 'started' });
+
+  phase = 'extracting';
+  let pagesSha256: string;
+  try {
+    const extracted = await extraction.extractParsingJobText({ jobId: input.jobId, file: input.file });
+    if (!extracted.ok) return await fail(extracted.reason, extracted.detail);
+    pagesSha256 = extracted.pagesSha256;
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    log.warn('text extraction failed on every attempt', { jobId: input.jobId, cause: err.cause?.message });
+    return await fail('processing_error', 'The text of the document could not be extracted.');
+  }
+
+  phase = 'parsing';
+  try {
+    const parsed = await parsing.parseParsingJobText({ jobId: input.jobId, pagesSha256 });
+    if (!parsed.ok) return await fail(parsed.reason, parsed.detail);
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    log.warn('parsing failed on every attempt', { jobId: input.jobId, cause: err.cause?.message });
+    return await fail('processing_error', 'The report could not be parsed.');
+  }
+
+  if (!input.needsHumanReview) {
+    await change({ kind: 'completed', review: null });
+    return await finish({ status: 'completed', review: null });
+  }
+
+  // Results are saved and visible; the job stays `started` until a reviewer approves (or the deadline passes).
+  reviewDeadline = new Date(workflowNow() + input.reviewDeadlineSeconds * 1000).toISOString();
+  await change({ kind: 'awaiting_review', deadline: reviewDeadline });
+  phase = 'awaiting_review';
+  const decided = await condition(() => review !== null, input.reviewDeadlineSeconds * 1000);
+  phase = 'completing';
+  const decision = review as ReviewDecision | null;
+  if (!decided || !decision) {
+    // Choice: the parsed results stand, unreviewed (is_reviewed false, review_status `expired`).
+    await change({ kind: 'completed', review: 'expired' });
+    return await finish({ status: 'completed', review: 'expired' });
+  }
+  const corrected = decision.results !== undefined || decision.metadata !== undefined;
+  const status = corrected ? 'corrected' : 'approved';
+  await change({
+    kind: 'completed',
+    review: status,
+    ...(decision.results ? { results: decision.results } : {}),
+    ...(decision.metadata ? { metadata: decision.metadata } : {}),
+  });
+  return await finish({ status: 'completed', review: status });
+}
