@@ -23,7 +23,7 @@ interface Bounds {
 /** Where the value's interval [low, high] lies against the range's [min, max]; undefined parts are unknown. */
 function compare(value: ParsedValue, range: ParsedRange): Bounds {
   const out: Bounds = {};
-  const lo = value.low ?? -Infinity;
+  const lo = value.low ?? 0; // "<0.5": lab quantities are not negative, so the open end stops at 0
   const hi = value.high ?? Infinity;
   const loOpen = value.low !== undefined && value.lowInclusive === false;
   const hiOpen = value.high !== undefined && value.highInclusive === false;

@@ -21,6 +21,7 @@ export type UnitKind =
   | 'molar-ratio' // mmol/mol (HbA1c IFCC)
   | 'per-field' // /hpf, /lpf, /GF
   | 'osmolality'
+  | 'mass-rate' // mg/24h (24-hour urine)
   | 'pressure' // mmHg, kPa
   | 'titer';
 
@@ -45,6 +46,7 @@ const KIND_RULES: KindRule[] = [
   { kind: 'rate', test: /^ml\/min(\/1[.,]73(m2|m\^2|qm)?)?$|^ml\/min\/1[.,]73/i },
   { kind: 'molar-ratio', test: /^mmol\/mol$/i },
   { kind: 'mass-ratio', test: /^(mg|ug|g)\/(g|mg|mmol)(creat(inine?)?)?$/i },
+  { kind: 'mass-rate', test: /^(m|u|k)?g\/\(?24\.?h(r|rs)?\)?$|^(m|u|k)?g\/(d|day|24h|j)$/i },
   { kind: 'osmolality', test: /^m?osm(ol)?\/kg(h2o)?$/i },
   { kind: 'pressure', test: /^(mmhg|kpa)$/i },
   { kind: 'esr', test: /^mm\/(h|hr|hour|1h|1sth|std)$/i },
