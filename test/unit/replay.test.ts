@@ -26,6 +26,9 @@ describe('workflow replay', () => {
         'lab-order-testkit-registrable-completed-before-local-steps',
         // recorded before payload encryption (plain payloads pass through the codec)
         'lab-order-testkit-registrable-completed-plain-payloads',
+        // lab report parsing jobs: a PDF parsed straight through, and one approved by a reviewer
+        'lab-report-job-pdf-completed',
+        'lab-report-job-reviewed',
       ]),
     );
   });
