@@ -12,6 +12,7 @@ import { requestLog } from './middleware/request-log.js';
 import { healthRoutes } from './routes/health.js';
 import { usersRoutes } from './routes/users/index.js';
 import { ordersRoutes } from './routes/orders/index.js';
+import { labTestsRoutes } from './routes/lab-tests/index.js';
 import { webhooksRoutes } from './routes/webhooks/index.js';
 import { lazySecretBox } from '../db/queries/service-secrets.js';
 import { lazyUrlSigner } from '../db/queries/secrets.js';
@@ -96,6 +97,8 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs 
       ...(orderDeadlines ? { deadlines: orderDeadlines } : {}),
     }),
   );
+  // The lab catalogue (/v3/lab_test, /v3/lab_tests*): no path of its overlaps the order routes above.
+  app.route('/v3', labTestsRoutes({ db: db.db }));
 
   app.route(
     '/lab_report/v1',

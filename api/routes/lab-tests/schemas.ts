@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { LAB_TEST_SAMPLE_TYPES, LAB_TEST_STATUSES } from '../../../db/queries/catalog.js';
+import { COLLECTION_METHODS } from '../../../domain/orders/status.js';
+
+const uuid = (name: string) => z.guid(`${name} must be a UUID`);
+/** A query key that may repeat (`?lab_id=1&lab_id=2`): always an array after parsing. */
+const many = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(item).max(100).optional());
+const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
+const queryInt = () => z.coerce.number().int();
+
+/** Query keys the SDK repeats for arrays (CONTRACT §3). */
+export const REPEATABLE_QUERY_KEYS = new Set(['lab_id', 'marker_ids', 'provider_ids']);
+
+const pageQuery = {
+  page: queryInt().min(1).default(1),
+  size: queryInt().min(1).max(100).default(50),
+};
+
+export const labTestIdParam = z.object({ lab_test_id: uuid('lab_test_id') });
+
+export const labAndProviderParam = z.object({
+  lab_id: queryInt().min(1),
+  provider_id: z.string().min(1).max(100),
+});
+
+export const labAccountQuery = z.object({ lab_account_id: uuid('lab_account_id').optional() });
+
+const labTestFilters = {
+  generation_method: z.enum(['auto', 'manual', 'all']).default('all'),
+  lab_slug: z.string().min(1).max(100).optional(),
+  collection_method: z.enum(COLLECTION_METHODS).optional(),
+  status: z.enum(LAB_TEST_STATUSES).optional(),
+  marker_ids: many(queryInt()),
+  provider_ids: many(z.string().min(1).max(100)),
+  name: z.string().max(200).optional(),
+  order_key: z.enum(['price', 'created_at', 'updated_at']).default('created_at'),
+  order_direction: z.enum(['asc', 'desc']).default('asc'),
+};
+
+/** GET /v3/lab_tests (the older, unpaginated list). */
+export const listLabTestsQuery = z.object(labTestFilters);
+
+/** GET /v3/lab_test: the same filters, a page of `lab_test_limit` after `next_cursor`. */
+export const paginatedLabTestsQuery = z.object({
+  ...labTestFilters,
+  lab_test_limit: queryInt().min(1).max(100).default(50),
+  next_cursor: z.string().min(1).max(1000).optional(),
+});
+
+export const listMarkersQuery = z.object({
+  lab_id: many(queryInt().min(1)),
+  lab_slug: z.string().min(1).max(100).optional(),
+  name: z.string().max(200).optional(),
+  a_la_carte_enabled: queryBool.optional(),
+  lab_account_id: uuid('lab_account_id').optional(),
+  ...pageQuery,
+});
+
+export const labTestMarkersQuery = z.object({ lab_account_id: uuid('lab_account_id').optional(), ...pageQuery });
+
+export const pageOnlyQuery = z.object(pageQuery);
+
+const markerIds = z.array(z.number().int()).max(200);
+const providerIds = z.array(z.string().trim().min(1).max(100)).max(200);
+
+/** OrderSetRequest (CONTRACT §3). */
+export const orderSetBody = z
+  .object({
+    lab_test_ids: z.array(uuid('lab_test_ids[]')).max(50).nullish(),
+    add_on: z.object({ marker_ids: markerIds.nullish(), provider_ids: providerIds.nullish() }).nullish(),
+    lab_account_id: uuid('lab_account_id').nullish(),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.lab_test_ids?.length && !b.add_on?.marker_ids?.length && !b.add_on?.provider_ids?.length) {
+      ctx.addIssue({ code: 'custom', path: ['lab_test_ids'], message: 'give lab_test_ids and/or add_on markers' });
+    }
+  });
+
+/**
+ * CreateLabTestRequest (CONTRACT §3), plus two optional fields of ours: `sample_type` (else the lab's
+ * usual one for the method) and `lab_id` (needed only when provider ids alone name several labs).
+ */
+export const createLabTestBody = z
+  .object({
+    marker_ids: markerIds.nullish(),
+    provider_ids: providerIds.nullish(),
+    name: z.string().trim().min(1, 'name must not be empty').max(200),
+    method: z.enum(COLLECTION_METHODS),
+    description: z.string().trim().max(2000),
+    fasting: z.boolean().nullish(),
+    sample_type: z.enum(LAB_TEST_SAMPLE_TYPES).nullish(),
+    lab_id: z.number().int().min(1).nullish(),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.marker_ids?.length && !b.provider_ids?.length) {
+      ctx.addIssue({ code: 'custom', path: ['marker_ids'], message: 'give marker_ids and/or provider_ids of one lab' });
+    }
+  });
+
+/** UpdateLabTestRequest (`name`, `active`), plus `description` and `status` (active or inactive). */
+export const updateLabTestBody = z
+  .object({
+    name: z.string().trim().min(1, 'name must not be empty').max(200).nullish(),
+    active: z.boolean().nullish(),
+    description: z.string().trim().max(2000).nullish(),
+    status: z.enum(['active', 'inactive']).nullish(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.active != null && b.status != null && b.active !== (b.status === 'active')) {
+      ctx.addIssue({ code: 'custom', path: ['status'], message: 'active and status disagree' });
+    }
+  });
+
+// ---- responses (the wire shapes of CONTRACT §3; tests parse responses with these) -----------------
+
+export const clientFacingLab = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  name: z.string(),
+  first_line_address: z.string(),
+  city: z.string(),
+  zipcode: z.string(),
+  collection_methods: z.array(z.enum(COLLECTION_METHODS)),
+  sample_types: z.array(z.enum(LAB_TEST_SAMPLE_TYPES)),
+});
+
+export const clientFacingMarker = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string().nullable(),
+  lab_id: z.number().int(),
+  provider_id: z.string(),
+  type: z.enum(['biomarker', 'panel']),
+  unit: z.string().nullable(),
+  price: z.string().nullable(),
+  a_la_carte_enabled: z.boolean(),
+  common_tat_days: z.number().nullable(),
+  worst_case_tat_days: z.number().nullable(),
+  is_orderable: z.boolean(),
+});
+
+export const clientFacingResult = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  slug: z.string(),
+  lab_id: z.number().int(),
+  provider_id: z.string().nullable(),
+  required: z.boolean(),
+  loinc: z.object({ id: z.number().int(), name: z.string(), slug: z.string(), code: z.string(), unit: z.string().nullable() }).nullable(),
+});
+
+export const clientFacingMarkerComplete = clientFacingMarker.extend({ expected_results: z.array(clientFacingResult) });
+
+export const getMarkersResponse = z.object({
+  markers: z.array(clientFacingMarkerComplete),
+  total: z.number().int(),
+  page: z.number().int(),
+  size: z.number().int(),
+  pages: z.number().int(),
+});
+
+export const clientFacingLabTest = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  sample_type: z.enum(LAB_TEST_SAMPLE_TYPES),
+  method: z.enum(COLLECTION_METHODS),
+  price: z.number(),
+  is_active: z.boolean(),
+  status: z.enum(LAB_TEST_STATUSES),
+  fasting: z.boolean(),
+  lab: clientFacingLab.nullable(),
+  markers: z.array(clientFacingMarker),
+  is_delegated: z.boolean(),
+  auto_generated: z.boolean(),
+  has_collection_instructions: z.boolean(),
+  common_tat_days: z.number().nullable(),
+  worst_case_tat_days: z.number().nullable(),
+});
+
+export const labTestResourcesResponse = z.object({ data: z.array(clientFacingLabTest), next_cursor: z.string().nullable() });
