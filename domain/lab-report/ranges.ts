@@ -57,6 +57,7 @@ export function parseRange(raw: string, decimalComma: boolean): ParsedRange | un
     const min = toNumber(lower[2]!, decimalComma);
     if (min !== undefined) return { ...base, min, minInclusive: lower[1] !== '>' };
   }
+  if (/^([<>]=?|=<|=>)?\s*1\s?:\s?\d{1,5}$/.test(folded)) return base; // titre ranges: "<1:40"
   const q = qualitativeClass(text);
   if (q) return { ...base, qualitative: q };
   return undefined;

@@ -132,7 +132,9 @@ function candidate(name: string, f: Fields, viaColumns: boolean): RowCandidate |
   if (!f.value) return undefined;
   const split = unitFromName(cleanName(name));
   if (!/\p{L}.*\p{L}/u.test(split.name)) return undefined;
-  return { name: split.name, value: f.value, unit: f.unit ?? split.unit, range: f.range, flag: f.flag, viaColumns, extraNumbers: f.extraNumbers };
+  // "35%": the percent sign printed on the value is its unit.
+  const unit = f.unit ?? split.unit ?? (f.value.type === 'percentage' ? '%' : undefined);
+  return { name: split.name, value: f.value, unit, range: f.range, flag: f.flag, viaColumns, extraNumbers: f.extraNumbers };
 }
 
 const rangeFirst = (layout: ColumnLayout | undefined): boolean => {

@@ -27,10 +27,11 @@ const PATTERNS: [TokenKind, RegExp][] = [
   ['range', new RegExp(String.raw`[\[(]\s*${N}\s*;\s*${N}\s*[\])]`, 'y')],
   ['range', new RegExp(String.raw`(?:up to|upto|bis|jusqu'?à|max\.?|min\.?|unter|über|less than|greater than|inférieur à|supérieur à)\s*${N}${END}`, 'iy')],
   ['date', /\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?:\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]m)?)?(?=\s|$)/iy],
+  ['range', /(?:[<>≤≥]=?)\s*1\s?:\s?\d{1,5}(?=\s|$)/y],
   ['cmp', new RegExp(String.raw`(?:[<>≤≥]=?|=<|=>)\s*${N}(?:\s?%)?${END}`, 'y')],
   ['ratio', /1\s?:\s?\d{1,5}(?=\s|$)/y],
   ['date', /\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]m)?(?=\s|$)/iy],
-  ['pct', new RegExp(String.raw`${N}\s?%(?=\s|$|[*!])`, 'y')],
+  ['pct', new RegExp(String.raw`${N}%(?=\s|$|[*!])`, 'y')],
   ['num', new RegExp(String.raw`${N}${END}`, 'y')],
 ];
 

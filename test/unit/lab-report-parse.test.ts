@@ -1,0 +1,260 @@
+import { describe, expect, it } from 'vitest';
+import { parseLabReport } from '../../domain/lab-report/parse.js';
+import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
+
+// Synthetic pages, built by hand: plain text lines (columns separated by runs of spaces, as a text
+// layer or OCR gives them) or lines with positioned cells (single-spaced text plus x per cell).
+const text = (t: string, y = 0): TextLine => ({ text: t, y });
+const cells = (y: number, ...parts: [number, string][]): TextLine => ({ text: parts.map(([, t]) => t).join(' '), y, cells: parts.map(([x, t]) => ({ x, text: t })) });
+const page = (n: number, lines: (string | TextLine)[], source: 'text_layer' | 'ocr' = 'text_layer'): ExtractedPage => ({
+  page: n,
+  source,
+  lines: lines.map((l, i) => (typeof l === 'string' ? text(l, i * 14) : { ...l, y: l.y || i * 14 })),
+});
+const parse = (...pages: ExtractedPage[]) => parseLabReport(pages, { currentYear: 2025 });
+const byName = (results: ParsedResult[], name: string): ParsedResult => {
+  const r = results.find((x) => x.test_name === name);
+  if (!r) throw new Error(`no result "${name}" in ${results.map((x) => x.test_name).join(', ')}`);
+  return r;
+};
+const core = (r: ParsedResult) => ({ value: r.value, units: r.units, min: r.min_reference_range, max: r.max_reference_range, flag: r.flag, interpretation: r.interpretation });
+
+describe('parseLabReport: columns in any order', () => {
+  const rows = {
+    name: ['Glucose', 'Hemoglobin', 'Potassium'],
+    result: ['105', '11.9', '4.2'],
+    unit: ['mg/dL', 'g/dL', 'mmol/L'],
+    range: ['65-99', '13.0-17.7', '3.5-5.1'],
+    flag: ['H', 'L', ''],
+  } as const;
+  type Col = keyof typeof rows;
+  const headerWord: Record<Col, string> = { name: 'Test', result: 'Result', unit: 'Units', range: 'Reference Range', flag: 'Flag' };
+
+  it.each([
+    [['name', 'result', 'flag', 'unit', 'range']],
+    [['name', 'range', 'result', 'unit', 'flag']],
+    [['name', 'unit', 'range', 'result', 'flag']],
+    [['name', 'flag', 'result', 'range', 'unit']],
+  ] as Col[][][])('with positioned cells: %j', (order) => {
+    const xs = order.map((_, i) => 20 + i * 110);
+    const header = cells(0, ...order.map((c, i) => [xs[i]!, headerWord[c]] as [number, string]));
+    const body = [0, 1, 2].map((r) =>
+      cells(
+        0,
+        ...order.filter((c) => rows[c][r] !== '').map((c) => [xs[order.indexOf(c)]! + (c === 'result' ? 8 : 0), rows[c][r]] as [number, string]),
+      ),
+    );
+    const { results } = parse(page(1, [header, ...body]));
+    expect(results.map((r) => r.test_name)).toEqual(['Glucose', 'Hemoglobin', 'Potassium']);
+    expect(core(results[0]!)).toEqual({ value: '105', units: 'mg/dL', min: 65, max: 99, flag: 'H', interpretation: 'abnormal' });
+    expect(core(results[1]!)).toEqual({ value: '11.9', units: 'g/dL', min: 13, max: 17.7, flag: 'L', interpretation: 'abnormal' });
+    expect(core(results[2]!)).toEqual({ value: '4.2', units: 'mmol/L', min: 3.5, max: 5.1, flag: undefined, interpretation: 'normal' });
+  });
+
+  it('without a header, from token patterns (range before value, unit after range)', () => {
+    const { results } = parse(page(1, ['Glucose   65 - 99   105   mg/dL   H', 'Cholesterol, Total   <200   185 mg/dL', 'Sodium 141 mmol/L 134-144']));
+    expect(core(byName(results, 'Glucose'))).toEqual({ value: '105', units: 'mg/dL', min: 65, max: 99, flag: 'H', interpretation: 'abnormal' });
+    expect(core(byName(results, 'Cholesterol, Total'))).toEqual({ value: '185', units: 'mg/dL', min: undefined, max: 200, flag: undefined, interpretation: 'normal' });
+    expect(core(byName(results, 'Sodium'))).toMatchObject({ value: '141', min: 134, max: 144, interpretation: 'normal' });
+  });
+
+  it('with a text header and rows of the same shape, by column order', () => {
+    const { results } = parse(page(1, ['Analyte   Reference Range   Result   Units', 'eGFR   >59   >90   mL/min/1.73m2', 'CRP   <5.0   <0.5   mg/L']));
+    expect(byName(results, 'eGFR')).toMatchObject({ value: '>90', type: 'range', min_reference_range: 59, interpretation: 'normal' });
+    expect(byName(results, 'CRP')).toMatchObject({ value: '<0.5', max_reference_range: 5, interpretation: 'normal' });
+  });
+});
+
+describe('parseLabReport: values, ranges and flags', () => {
+  it('reads every range form and keeps the printed text', () => {
+    const { results } = parse(
+      page(1, [
+        'Albumin   4.1   g/dL   3.5 - 5.3',
+        'Creatinine   0.9   mg/dL   0.5–1.2',
+        'HDL Cholesterol   45   mg/dL   >39',
+        'Hemoglobin A1c   5.4   %   <=5.6',
+        'Triglycerides   120   mg/dL   < 150',
+        'CRP   2   mg/L   up to 5',
+        'Hemoglobin   14.1   g/dL   M: 13-17 F: 12-16',
+      ]),
+    );
+    expect(byName(results, 'Albumin')).toMatchObject({ reference_range_text: '3.5 - 5.3', min_reference_range: 3.5, max_reference_range: 5.3 });
+    expect(byName(results, 'Creatinine')).toMatchObject({ reference_range_text: '0.5–1.2', min_reference_range: 0.5, max_reference_range: 1.2 });
+    expect(byName(results, 'HDL Cholesterol')).toMatchObject({ reference_range_text: '>39', min_reference_range: 39, is_below_min_range: false });
+    expect(byName(results, 'Hemoglobin A1c')).toMatchObject({ reference_range_text: '<=5.6', max_reference_range: 5.6, interpretation: 'normal' });
+    expect(byName(results, 'Triglycerides')).toMatchObject({ max_reference_range: 150 });
+    expect(byName(results, 'CRP')).toMatchObject({ reference_range_text: 'up to 5', max_reference_range: 5 });
+    const hb = byName(results, 'Hemoglobin');
+    expect(hb.reference_range_text).toBe('M: 13-17 F: 12-16');
+    expect(hb.min_reference_range).toBeUndefined();
+    expect(hb.interpretation).toBeUndefined();
+  });
+
+  it.each([
+    ['H', 'abnormal'],
+    ['L', 'abnormal'],
+    ['HH', 'critical'],
+    ['LL', 'critical'],
+    ['A', 'abnormal'],
+    ['High', 'abnormal'],
+    ['Low', 'abnormal'],
+    ['critical', 'critical'],
+    ['!!', 'critical'],
+  ])('flag %s → %s', (flag, interpretation) => {
+    const { results } = parse(page(1, [`Potassium   4.2   ${flag}   mmol/L   3.5-5.1`]));
+    expect(results[0]).toMatchObject({ value: '4.2', flag, interpretation });
+  });
+
+  it('reads qualitative results and judges them against text ranges', () => {
+    const { results } = parse(
+      page(1, ['URINALYSIS', 'Color   Yellow   Yellow', 'Glucose   Negative   Negative', 'Nitrite   Positive   Negative', 'Protein   Trace   Negative', 'Ketones   Negative']),
+    );
+    expect(byName(results, 'Color')).toMatchObject({ value: 'Yellow', type: 'comment', interpretation: 'normal' });
+    expect(byName(results, 'Glucose')).toMatchObject({ value: 'Negative', type: 'boolean', interpretation: 'normal', source_panel_name: 'URINALYSIS' });
+    expect(byName(results, 'Glucose').loinc_matches![0]!.loinc_code).toBe('25428-4');
+    expect(byName(results, 'Nitrite')).toMatchObject({ value: 'Positive', interpretation: 'abnormal' });
+    expect(byName(results, 'Protein').interpretation).toBeUndefined();
+    expect(byName(results, 'Ketones').interpretation).toBeUndefined();
+  });
+
+  it('keeps "<5" values as their own kind, percentages and titres', () => {
+    const { results } = parse(page(1, ['Troponin I   <0.01   ng/mL   0.00-0.04', 'Transferrin saturation   35%   15-50', 'ANA titer   1:80   <1:40']));
+    expect(byName(results, 'Troponin I')).toMatchObject({ value: '<0.01', type: 'range', interpretation: 'normal' });
+    expect(byName(results, 'Transferrin saturation')).toMatchObject({ value: '35', type: 'percentage' });
+    expect(byName(results, 'ANA titer')).toMatchObject({ value: '1:80', type: 'ratio' });
+  });
+
+  it('does not guess an interpretation without flag or range', () => {
+    const { results } = parse(page(1, ['Vitamin B12   450   pg/mL', 'Ferritin   85   ng/mL   see note']));
+    expect(byName(results, 'Vitamin B12').interpretation).toBeUndefined();
+    expect(byName(results, 'Vitamin B12').is_above_max_range).toBeUndefined();
+    expect(byName(results, 'Ferritin').interpretation).toBeUndefined();
+  });
+
+  it('keeps names that contain numbers whole', () => {
+    const { results } = parse(page(1, ['CA 19-9   12   U/mL   <35', 'CA 125 30 U/mL 0-35', 'Vitamin B12 450 pg/mL 200-900', '25-OH Vitamin D   32   ng/mL   30-100']));
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([
+      ['CA 19-9', '12'],
+      ['CA 125', '30'],
+      ['Vitamin B12', '450'],
+      ['25-OH Vitamin D', '32'],
+    ]);
+  });
+});
+
+describe('parseLabReport: German and French reports', () => {
+  it('reads a German report with decimal commas', () => {
+    const report = parse(
+      page(1, [
+        'Labor Dr. Müller MVZ',
+        'Name: Mustermann, Max     Geburtsdatum: 12.03.1980',
+        'Entnahme: 05.02.2024   Auftragsnummer: 2402051234',
+        'Klinische Chemie',
+        'Untersuchung   Ergebnis   Einheit   Referenzbereich',
+        'Natrium   139   mmol/l   135 - 145',
+        'Kalium   5,6 +   mmol/l   3,5 - 5,1',
+        'GPT (ALT)   28   U/l   < 50',
+        'Blutbild',
+        'Leukozyten   6,4   /nl   4,0 - 10,0',
+        'Hämoglobin   14,2   g/dl   13,5 - 17,5',
+        'Thrombozyten   1.234   /nl   150 - 400',
+      ]),
+    );
+    expect(report.metadata).toMatchObject({ patient_first_name: 'Max', patient_last_name: 'Mustermann', dob: '1980-03-12', lab_name: 'Labor Dr. Müller MVZ', date_collected: '2024-02-05', specimen_number: '2402051234' });
+    expect(byName(report.results, 'Kalium')).toMatchObject({ value: '5.6', flag: '+', interpretation: 'abnormal', min_reference_range: 3.5, max_reference_range: 5.1 });
+    expect(byName(report.results, 'Leukozyten')).toMatchObject({ value: '6.4', units: '/nl', source_panel_name: 'Blutbild' });
+    expect(byName(report.results, 'Leukozyten').loinc_matches![0]!.loinc_code).toBe('6690-2');
+    expect(byName(report.results, 'GPT (ALT)').loinc_matches![0]!.loinc_code).toBe('1742-6');
+    expect(byName(report.results, 'Natrium').source_panel_name).toBe('Klinische Chemie');
+  });
+
+  it('reads a French report', () => {
+    const report = parse(
+      page(1, [
+        'Laboratoire de Biologie Médicale Cerba',
+        'Nom : DUPONT   Prénom : Marie   Date de naissance : 07/11/1962',
+        'Prélevé le : 14/02/2024',
+        'HEMATOLOGIE',
+        'Examen   Résultat   Unités   Valeurs de référence',
+        'Hématies   4,52   T/L   3,80 - 5,80',
+        'Leucocytes   7,8   G/L   4,0 - 10,0',
+        'Polynucléaires neutrophiles   55,2   %   40 - 75',
+        'BIOCHIMIE',
+        'Glycémie à jeun   1,10   g/L   0,70 - 1,05   H',
+      ]),
+    );
+    expect(report.metadata).toMatchObject({ patient_first_name: 'Marie', patient_last_name: 'DUPONT', dob: '1962-11-07', date_collected: '2024-02-14' });
+    expect(byName(report.results, 'Leucocytes').loinc_matches![0]!.loinc_code).toBe('6690-2');
+    expect(byName(report.results, 'Polynucléaires neutrophiles').loinc_matches![0]!.loinc_code).toBe('770-8');
+    expect(byName(report.results, 'Glycémie à jeun')).toMatchObject({ value: '1.10', flag: 'H', interpretation: 'abnormal', source_panel_name: 'BIOCHIMIE' });
+  });
+});
+
+describe('parseLabReport: multi-page reports and page furniture', () => {
+  const banner = ['ACME CLINICAL LABORATORIES', 'Patient: DOE, JOHN   DOB: 04/23/1975   Collected: 03/14/2024'];
+  const report = parse(
+    page(1, [...banner, 'COMPLETE BLOOD COUNT', 'Test   Result   Units   Reference Range', 'WBC   7.2   x10E3/uL   3.4 - 10.8', 'RBC   4.8   x10E6/uL   4.14 - 5.80', 'Page 1 of 2']),
+    page(2, [...banner, 'Test   Result   Units   Reference Range', 'Platelets   250   x10E3/uL   150 - 379', 'LIPID PANEL', 'Cholesterol, Total   185   mg/dL   100 - 199', '123 Main Street, Suite 200, Springfield', 'Phone: (555) 123-4567', 'Page 2 of 2']),
+  );
+
+  it('continues the panel across the page break and starts the next one', () => {
+    expect(report.results.map((r) => [r.test_name, r.source_panel_name, r.page])).toEqual([
+      ['WBC', 'COMPLETE BLOOD COUNT', 1],
+      ['RBC', 'COMPLETE BLOOD COUNT', 1],
+      ['Platelets', 'COMPLETE BLOOD COUNT', 2],
+      ['Cholesterol, Total', 'LIPID PANEL', 2],
+    ]);
+  });
+
+  it('takes no results from banners, addresses, phone numbers or page footers', () => {
+    expect(report.results).toHaveLength(4);
+    expect(report.metadata).toMatchObject({ patient_first_name: 'JOHN', patient_last_name: 'DOE', dob: '1975-04-23', date_collected: '2024-03-14', lab_name: 'ACME CLINICAL LABORATORIES' });
+  });
+
+  it('ignores dates, times and comments in result positions', () => {
+    const { results } = parse(page(1, ['Glucose   95   mg/dL   70-99', 'Collected 03/14/2024 08:30', 'Comment: Fasting specimen. Results verified on 03/15/2024.', 'Reference ranges may vary by method.']));
+    expect(results.map((r) => r.test_name)).toEqual(['Glucose']);
+  });
+});
+
+describe('parseLabReport: OCR-like lines (single spaces, no cells)', () => {
+  it('splits name, value, unit, range and flag by token pattern', () => {
+    const { results } = parse(
+      page(
+        1,
+        ['Hemoglobin 11.9 g/dL 13.0-17.7 L', 'Neutrophils 62 % 40-74', 'Neutrophils (Absolute) 4.5 x10E3/uL 1.4-7.0', 'Specific Gravity 1.015 1.005-1.030', 'Bacteria None seen None seen /hpf', 'RBC 0-2 /hpf 0-2'],
+        'ocr',
+      ),
+    );
+    expect(core(byName(results, 'Hemoglobin'))).toEqual({ value: '11.9', units: 'g/dL', min: 13, max: 17.7, flag: 'L', interpretation: 'abnormal' });
+    expect(byName(results, 'Neutrophils').loinc_matches![0]!.loinc_code).toBe('770-8');
+    expect(byName(results, 'Neutrophils (Absolute)').loinc_matches![0]!.loinc_code).toBe('751-8');
+    expect(byName(results, 'Specific Gravity')).toMatchObject({ value: '1.015', min_reference_range: 1.005, max_reference_range: 1.03 });
+    expect(byName(results, 'Bacteria')).toMatchObject({ value: 'None seen', interpretation: 'normal' });
+    expect(byName(results, 'RBC')).toMatchObject({ value: '0-2', type: 'range', units: '/hpf' });
+  });
+
+  it('leaves a row out rather than reading a wrong value', () => {
+    const { results } = parse(page(1, ['Suite 400 Springfield', 'Account 123456', 'Fax 555 1234', 'Age 45']));
+    expect(results).toEqual([]);
+  });
+});
+
+describe('parseLabReport: metadata variants', () => {
+  it.each([
+    [['Patient: John Doe', 'Date of Birth: 1975-04-23'], 'John', 'Doe', '1975-04-23'],
+    [['Name: DOE, JOHN   DOB: 4/23/1975'], 'JOHN', 'DOE', '1975-04-23'],
+    [['Patient Name      DOB      Collected', 'Jane Roe      12/31/1990      01/15/2024'], 'Jane', 'Roe', '1990-12-31'],
+    [['Patientin: Erika Musterfrau   geb. am 2. März 1970'], 'Erika', 'Musterfrau', ''],
+    [['Vorname: Erika   Nachname: Musterfrau   Geburtsdatum: 02.03.1970'], 'Erika', 'Musterfrau', '1970-03-02'],
+    [['Nom de naissance : MARTIN   Prénom : Luc   Né le : 5 juin 1958'], 'Luc', 'MARTIN', '1958-06-05'],
+  ])('%j', (lines, first, last, dob) => {
+    const { metadata } = parse(page(1, [...lines, 'Glucose   95   mg/dL   70-99']));
+    expect(metadata).toMatchObject({ patient_first_name: first, patient_last_name: last, dob });
+  });
+
+  it('returns empty metadata fields when the report has none', () => {
+    const { metadata } = parse(page(1, ['Glucose   95   mg/dL   70-99']));
+    expect(metadata).toEqual({ patient_first_name: '', patient_last_name: '', dob: '', lab_name: '' });
+  });
+});
