@@ -3,9 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/app.js';
 import { outboxEvents, parsingJobs } from '../../db/schema/index.js';
 import { blobStoreFor, sha256Hex } from '../../lib/blob-store.js';
 import { loadConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/logger.js';
 import { labReportWorkflowId, stateQuery } from '../../workflows/lab-report/definitions.js';
 import { SAMPLE_REPORT, samplePdf, scannedPdf } from '../fixtures/lab-reports/report.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
@@ -123,6 +125,27 @@ describe('POST /lab_report/v1/parser/job: refused uploads store nothing', () => 
     expect(await jobCount(teamId)).toBe(1);
   });
 
+  it('has its own 10 MiB body limit; other routes keep the 1 MB one', async () => {
+    const { apiKey, teamId, userId } = await setup();
+    const app = createApp({ db: stack.db, temporal: stack.temporal, logger: createLogger({ level: 'silent', pretty: false }), config: loadConfig({}) });
+    const headers = { 'x-vital-api-key': apiKey };
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(11 * MiB)], { type: 'application/pdf' }), 'huge.pdf');
+    form.append('user_id', userId);
+    const huge = await app.request('/lab_report/v1/parser/job', { method: 'POST', headers, body: form });
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as { detail: string }).detail).toMatch(/larger than/);
+    // A 2 MB upload is within this route's limit (refused only for its type), though over the global one.
+    const mid = new FormData();
+    mid.append('file', new Blob([new Uint8Array(2 * MiB)]), 'zeros.bin');
+    mid.append('user_id', userId);
+    expect((await app.request('/lab_report/v1/parser/job', { method: 'POST', headers, body: mid })).status).toBe(400);
+    const body = JSON.stringify({ client_user_id: 'x'.repeat(2 * MiB) });
+    const user = await app.request('/v2/user', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+    expect(user.status).toBe(413);
+    expect(await jobCount(teamId)).toBe(0);
+  });
+
   it('refuses an unknown type with a message naming the accepted ones', async () => {
     const { apiKey, userId } = await setup();
     const res = await upload(apiKey, { file: { bytes: new TextEncoder().encode('GIF89a not really'), name: 'x.png', type: 'image/png' }, user_id: userId });
@@ -167,6 +190,11 @@ describe('documents that cannot be read end failed with a reason', () => {
       expect(job.failure_reason, name).toBe('invalid_input');
       expect(job.failure_detail, name).toMatch(detail);
       expect(job.data, name).toBeNull();
+      const events = await stack.db.db.select().from(outboxEvents).where(eq(outboxEvents.subjectId, job.id)).orderBy(asc(outboxEvents.createdAt));
+      expect(events.map((e) => [e.eventType, e.data.status, e.data.failure_reason]), name).toEqual([
+        ['lab_report.parsing_job.created', 'started', null],
+        ['lab_report.parsing_job.updated', 'failed', 'invalid_input'],
+      ]);
     }
   });
 });
