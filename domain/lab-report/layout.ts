@@ -41,9 +41,9 @@ export type ColumnRole = 'name' | 'result' | 'unit' | 'range' | 'flag' | 'previo
 
 // Header words per role, folded. Multi-word phrases first so "reference range" beats "range".
 const HEADER_WORDS: [ColumnRole, RegExp][] = [
-  ['range', /^(reference (range|interval|values?)|ref\.? ?(range|interval|values?)|normal (range|values?)|expected (range|values?)|biological reference interval|reference|ref\.?|range|normals?|referenzbereich|referenzwerte?|ref\.?-?bereich|normbereich|normalbereich|normwerte?|norm|valeurs? de reference|valeurs? normales|valeurs? usuelles|intervalle de reference|normes|references?|v\.?r\.?|zielbereich)$/],
-  ['previous', /^(previous( result| value)?|prior( result)?|last result|vorwert(e)?|vorbefund|fruher|resultats? anterieurs?|anteriorite|precedent|ancien resultat)$/],
-  ['result', /^(results?|values?|your (result|value)|current( result)?|observed|patient (result|value)|ergebnis(se)?|wert|messwert|befund|resultats?|valeur|ihr wert|aktuell)$/],
+  ['range', /^(reference (range|interval|values?)( and units)?|ref\.? ?(range|interval|values?)|normal (range|values?)|expected (range|values?)|biological reference interval|reference|ref\.?|range|normals?|referenzbereich|referenzwerte?|ref\.?-?bereich|normbereich|normalbereich|normwerte?|norm|valeurs? de reference|valeurs? normales|valeurs? usuelles|intervalle de reference|normes|references?|v\.?r\.?|zielbereich)$/],
+  ['previous', /^(previous( result| value)?( and date)?|prior( result)?( and date)?|last result|vorwert(e)?|vorbefund|fruher|resultats? anterieurs?|anteriorite|precedent|ancien resultat)$/],
+  ['result', /^(results?|values?|your (result|value)|current( result)?( and flag)?|result and flag|in range|out of range|observed|patient (result|value)|ergebnis(se)?|wert|messwert|befund|resultats?|valeur|ihr wert|aktuell)$/],
   ['unit', /^(units?|uom|einheit(en)?|unites?|dimension)$/],
   ['flag', /^(flags?|abnormal flag|status|indicator|kennzeichen|bewertung|markierung|hinweis|indicateur|interpretation|interp\.?|alert|h\/l|abn\.?|ab|pathologisch)$/],
   ['name', /^(tests?|test name|analytes?|analysis|parameters?|components?|examination|investigations?|description|determination|procedure|untersuchung(en)?|analysen?|bezeichnung|examens?|libelle|dosages?|determinations?|name|test description|biomarker)$/],

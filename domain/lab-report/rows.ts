@@ -45,7 +45,9 @@ function cleanName(raw: string): string {
 /** A unit written into the name, "Glucose (mg/dL)", is the unit; take it out of the name. */
 function unitFromName(name: string): { name: string; unit?: string } {
   const m = /\s*[([]\s*([^()[\]]{1,15})\s*[)\]]\s*$/.exec(name);
-  if (m && isUnitToken(m[1]!)) return { name: name.slice(0, m.index).trim(), unit: m[1]!.trim() };
+  if (m && isUnitToken(m[1]!) && m[1]!.trim() !== '%') return { name: name.slice(0, m.index).trim(), unit: m[1]!.trim() };
+  // "Neutrophils %" / "Lymphocytes (%)": the sign names the quantity; keep it in the name, use it as unit.
+  if (/(^|\s)\(?%\)?$/.test(name)) return { name, unit: '%' };
   return { name };
 }
 
@@ -115,7 +117,8 @@ function assignFields(tokens: Token[], opts: RowOptions, rangeBeforeResult: bool
       case 'date':
         break;
       default:
-        f.leftoverWords++;
+        // A performing-site code closing the line ("EN", "01") is not a field.
+        if (!(i === tokens.length - 1 && i > f.valueIndex && /^[A-Z0-9]{2,4}$/.test(t.text))) f.leftoverWords++;
     }
   });
   if (!f.unit && f.range) f.unit = unitInside(f.range.text);
@@ -183,18 +186,34 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   return candidate(name, f, true);
 }
 
+/**
+ * Zero-padded footnote numbers printed after a name ("Glucose 01 105 High"): site references, not
+ * values. Dropped when a value follows them.
+ */
+function dropFootnotes(tokens: Token[]): Token[] {
+  return tokens.filter((t, i) => {
+    const prev = tokens[i - 1];
+    const next = tokens[i + 1];
+    return !(t.kind === 'num' && /^0\d$/.test(t.text) && prev?.kind === 'word' && next && VALUE_KINDS.has(next.kind));
+  });
+}
+
 /** Split a run of tokens into name + fields: the earliest split whose fields read cleanly wins. */
-function byTokens(tokens: Token[], opts: RowOptions): RowCandidate | undefined {
+function byTokens(allTokens: Token[], opts: RowOptions): RowCandidate | undefined {
+  const tokens = dropFootnotes(allTokens);
   const rangeBefore = rangeFirst(opts.layout);
   let fallback: RowCandidate | undefined;
   for (let i = 1; i < tokens.length; i++) {
     if (!VALUE_KINDS.has(tokens[i]!.kind) && !(tokens[i]!.kind === 'range' && tokens[i - 1]!.kind !== 'range')) continue;
-    const nameTokens = tokens.slice(0, i);
+    let nameTokens = tokens.slice(0, i);
     if (nameTokens.some((t) => t.kind === 'date')) return fallback;
+    // A flag printed before the value ("Glucose H 105") belongs to the fields, not the name.
+    const flagFirst = nameTokens.length > 1 && nameTokens.at(-1)!.kind === 'flag' && !isAmbiguousFlag(nameTokens.at(-1)!.text);
+    if (flagFirst) nameTokens = nameTokens.slice(0, -1);
     const name = nameTokens.map((t) => t.text).join(' ');
-    const last = nameTokens[nameTokens.length - 1]!;
-    if ((last.kind === 'num' || last.kind === 'cmp') && !opts.isKnownName(name)) continue;
-    const f = assignFields(tokens.slice(i), opts, rangeBefore);
+    const inner = nameTokens.slice(1).some((t) => VALUE_KINDS.has(t.kind) && t.kind !== 'qual');
+    if (inner && !opts.isKnownName(name)) continue;
+    const f = assignFields(tokens.slice(flagFirst ? i - 1 : i), opts, rangeBefore);
     const row = candidate(name, f, false);
     if (!row) continue;
     if (f.leftoverWords === 0 && f.extraNumbers === 0) return row;
