@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { asc, count, eq } from 'drizzle-orm';
+import PDFDocument from 'pdfkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { outboxEvents, parsingJobs } from '../../db/schema/index.js';
@@ -171,29 +172,34 @@ describe('GET /lab_report/v1/parser/job/{job_id}', () => {
 });
 
 describe('documents that cannot be read end failed with a reason', () => {
-  it('an encrypted PDF, a truncated PDF and a blank PDF each fail invalid_input; no 500', async () => {
+  it('an encrypted, a truncated and a blank PDF fail invalid_input, a Spanish letter not_english; no 500', async () => {
     const { apiKey, userId } = await setup();
     const encrypted = await samplePdf({ userPassword: 'secret' });
     const whole = await samplePdf();
     const truncated = whole.subarray(0, Math.floor(whole.length / 3));
     const blank = await scannedPdf(await blankPng());
-    const cases: [string, Uint8Array, RegExp][] = [
-      ['encrypted', encrypted, /encrypted/i],
-      ['truncated', truncated, /not a readable PDF|could not be read/i],
-      ['blank', blank, /no readable text/i],
+    const spanish = await textPdf(
+      'Laboratorio Clínico del Norte. Estimado paciente: los resultados del análisis de sangre de la muestra están disponibles en el laboratorio. ' +
+        'Para más información sobre el informe y los valores de referencia, póngase en contacto con el laboratorio y con su médico.',
+    );
+    const cases: [string, Uint8Array, string, RegExp][] = [
+      ['encrypted', encrypted, 'invalid_input', /encrypted/i],
+      ['truncated', truncated, 'invalid_input', /not a readable PDF|could not be read/i],
+      ['blank', blank, 'invalid_input', /no readable text/i],
+      ['spanish', spanish, 'not_english', /not appear to be in English/i],
     ];
-    for (const [name, bytes, detail] of cases) {
+    for (const [name, bytes, reason, detail] of cases) {
       const created = await upload(apiKey, { file: { bytes, name: `${name}.pdf`, type: 'application/pdf' }, user_id: userId });
       expect(created.status, name).toBe(200);
       const job = await settled(apiKey, created.json.id);
       expect(job.status, name).toBe('failed');
-      expect(job.failure_reason, name).toBe('invalid_input');
+      expect(job.failure_reason, name).toBe(reason);
       expect(job.failure_detail, name).toMatch(detail);
       expect(job.data, name).toBeNull();
       const events = await stack.db.db.select().from(outboxEvents).where(eq(outboxEvents.subjectId, job.id)).orderBy(asc(outboxEvents.createdAt));
       expect(events.map((e) => [e.eventType, e.data.status, e.data.failure_reason]), name).toEqual([
         ['lab_report.parsing_job.created', 'started', null],
-        ['lab_report.parsing_job.updated', 'failed', 'invalid_input'],
+        ['lab_report.parsing_job.updated', 'failed', reason],
       ]);
     }
   });
@@ -302,6 +308,16 @@ describe('human review', () => {
     }
   });
 });
+
+async function textPdf(text: string): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', margin: 50 });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
+  doc.fontSize(11).text(text);
+  doc.end();
+  return done;
+}
 
 async function blankPng(): Promise<Buffer> {
   const canvas = createCanvas(850, 1100);
