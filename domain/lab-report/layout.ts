@@ -78,29 +78,44 @@ export function detectHeader(line: TextLine): ColumnLayout | undefined {
   return validLayout(columns, chunks[0]!.positioned);
 }
 
-/** Header printed with single spaces ("Test Result Units Reference Range"): match words in order. */
+const CONNECTORS = new Set(['and', '&', '/', 'und', 'et', '+']);
+
+/** The line's words, each with the x of the cell it sits in (or its character offset without cells). */
+function wordsWithX(line: TextLine): { word: string; x: number }[] {
+  if (line.cells && line.cells.length > 0) {
+    return line.cells.flatMap((c) => cleanCell(c.text).split(/\s+/).filter((w) => w !== '').map((word) => ({ word, x: c.x })));
+  }
+  return [...line.text.matchAll(/\S+/g)].map((m) => ({ word: m[0], x: m.index }));
+}
+
+/**
+ * Header whose words are not one per chunk ("Test Result Units Reference Range" with single spaces,
+ * or one cell per word): match header phrases of up to four words in order, skipping connectors.
+ */
 function splitHeaderWords(line: TextLine): ColumnLayout | undefined {
-  const words = line.text.split(/\s+/).filter((w) => w !== '');
-  if (words.length < 2 || words.length > 12) return undefined;
+  const words = wordsWithX(line);
+  if (words.length < 2 || words.length > 16) return undefined;
   const columns: { role: ColumnRole; x: number }[] = [];
   let i = 0;
-  let offset = 0;
   while (i < words.length) {
-    let matched = false;
-    for (const span of [3, 2, 1]) {
-      const phrase = words.slice(i, i + span).join(' ');
-      const role = i + span <= words.length ? headerRoleOf(phrase) : undefined;
-      if (role) {
-        columns.push({ role, x: line.text.indexOf(words[i]!, offset) });
-        offset = columns[columns.length - 1]!.x + 1;
-        i += span;
-        matched = true;
-        break;
-      }
+    if (CONNECTORS.has(foldText(words[i]!.word))) {
+      i++;
+      continue;
     }
-    if (!matched) return undefined;
+    let span = 4;
+    for (; span >= 1; span--) {
+      if (i + span > words.length) continue;
+      const role = headerRoleOf(words.slice(i, i + span).map((w) => w.word).join(' '));
+      if (!role) continue;
+      const prev = columns.at(-1);
+      // A phrase split over several cells ("Reference" "Range") is one column.
+      if (!(prev && prev.role === role && line.cells && words[i]!.x - prev.x < 1e-9)) columns.push({ role, x: words[i]!.x });
+      break;
+    }
+    if (span === 0) return undefined;
+    i += span;
   }
-  return validLayout(columns, false);
+  return validLayout(columns, Boolean(line.cells && line.cells.length > 0));
 }
 
 function validLayout(columns: { role: ColumnRole; x: number }[], positioned: boolean): ColumnLayout | undefined {

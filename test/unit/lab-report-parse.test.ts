@@ -51,6 +51,50 @@ describe('parseLabReport: columns in any order', () => {
     expect(core(results[2]!)).toEqual({ value: '4.2', units: 'mmol/L', min: 3.5, max: 5.1, flag: undefined, interpretation: 'normal' });
   });
 
+  it('with one cell per word, a multi-word header and the range column before the result', () => {
+    const { results } = parse(
+      page(1, [
+        cells(1, [20, 'Test'], [150, 'Reference'], [205, 'Range'], [300, 'Current'], [345, 'Result'], [390, 'and'], [410, 'Flag'], [480, 'Units']),
+        cells(2, [20, 'Glucose'], [150, '65-99'], [305, '105'], [340, 'High'], [480, 'mg/dL']),
+        cells(3, [20, 'Hemoglobin'], [60, 'A1c'], [150, '4.8-5.6'], [305, '5.4'], [480, '%']),
+        cells(4, [20, 'Sodium'], [150, '134'], [170, '-'], [180, '144'], [305, '141'], [480, 'mmol/L']),
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.units, r.reference_range_text, r.flag])).toEqual([
+      ['Glucose', '105', 'mg/dL', '65-99', 'High'],
+      ['Hemoglobin A1c', '5.4', '%', '4.8-5.6', undefined],
+      ['Sodium', '141', 'mmol/L', '134 - 144', undefined],
+    ]);
+  });
+
+  it('a LabCorp-style text report: footnote numbers and a previous-result column are not values', () => {
+    const { results } = parse(
+      page(1, [
+        'Test                 Current Result and Flag    Previous Result and Date    Units     Reference Interval',
+        'Glucose 01           105   High                 98   01/02/2023            mg/dL     65-99',
+        'BUN 01               14                         12   01/02/2023            mg/dL     6-24',
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.flag, r.reference_range_text])).toEqual([
+      ['Glucose', '105', 'High', '65-99'],
+      ['BUN', '14', undefined, '6-24'],
+    ]);
+  });
+
+  it('a Quest-style report: In Range / Out Of Range columns and a trailing site code', () => {
+    const { results } = parse(
+      page(1, [
+        'Test Name                In Range     Out Of Range     Reference Range     Lab',
+        'GLUCOSE                                105 H            65-99 mg/dL         EN',
+        'CHOLESTEROL, TOTAL       185                           <200 mg/dL          EN',
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.units, r.flag, r.interpretation])).toEqual([
+      ['GLUCOSE', '105', 'mg/dL', 'H', 'abnormal'],
+      ['CHOLESTEROL, TOTAL', '185', 'mg/dL', undefined, 'normal'],
+    ]);
+  });
+
   it('without a header, from token patterns (range before value, unit after range)', () => {
     const { results } = parse(page(1, ['Glucose   65 - 99   105   mg/dL   H', 'Cholesterol, Total   <200   185 mg/dL', 'Sodium 141 mmol/L 134-144']));
     expect(core(byName(results, 'Glucose'))).toEqual({ value: '105', units: 'mg/dL', min: 65, max: 99, flag: 'H', interpretation: 'abnormal' });
