@@ -9,7 +9,7 @@ import { foldText, squash } from './text.js';
 const CONTINUED = /\s*[-–(]*\s*(continued|cont'?d\.?|cont\.|fortsetzung|forts\.|suite)\s*\)?\s*$/i;
 const SECTION_WORDS = /\b(panel|profile|profil|count|studies|study|analysis|chemistry|chemie|hematology|haematology|hamatologie|hematologie|serology|serologie|immunology|immunologie|endocrinology|endokrinologie|biochimie|biochemistry|urinalysis|microscopy|mikroskopie|sediment|screen|function|funktion|bilan|examen|markers?|marker|gerinnung|coagulation|hemostase|blutbild|status|electrolytes?|elektrolyte|vitamins?|vitamine|hormones?|hormone|lipids?|lipide|iron|eisen|thyroid|schilddruse|liver|leber|kidney|renal|niere|cardiac|diabetes|infection|differential|diff)\b/;
 // Lines that are sentences, signatures or report furniture rather than section names.
-const NOT_HEADING = /\b(page|seite|report|befundbericht|compte rendu|printed|final|preliminary|corrected|please|note|comment|kommentar|remarque|interpret\w*|reference|method|performed|director|signed|validated|valide|technische|approved|patient|physician|doctor|arzt|medecin|specimen|collected|received|www|tel|fax|phone)\b/;
+const NOT_HEADING = /\b(laborator\w*|labs?|labor|laboratoire|diagnostics?|clinic|hospital|klinik|praxis|medical|center|centre|page|seite|report|befundbericht|compte rendu|printed|final|preliminary|corrected|please|note|comment|kommentar|remarque|interpret\w*|reference|method|performed|director|signed|validated|valide|technische|approved|patient|physician|doctor|arzt|medecin|specimen|collected|received|www|tel|fax|phone)\b/;
 
 export function panelTitle(text: string): string {
   return squash(text.replace(CONTINUED, '').replace(/[:]+\s*$/, ''));

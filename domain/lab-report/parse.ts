@@ -79,7 +79,8 @@ function isResult(row: RowCandidate, top: LoincMatch | undefined): boolean {
   const confidence = top?.confidence_score ?? 0;
   const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
   if (qualitative) {
-    return confidence >= 0.8 || (row.viaColumns && confidence >= 0.5) || (row.range?.qualitative !== undefined && confidence >= 0.6);
+    // Through a column header the row is a result whatever its name; else the name must be a known test.
+    return row.viaColumns || confidence >= 0.8 || (row.range?.qualitative !== undefined && confidence >= 0.6);
   }
   return row.viaColumns || row.unit !== undefined || row.range !== undefined || row.flag !== undefined || confidence >= 0.75;
 }

@@ -255,6 +255,11 @@ describe('parseLabReport: multi-page reports and page furniture', () => {
     expect(report.metadata).toMatchObject({ patient_first_name: 'JOHN', patient_last_name: 'DOE', dob: '1975-04-23', date_collected: '2024-03-14', lab_name: 'ACME CLINICAL LABORATORIES' });
   });
 
+  it('does not take the letterhead for a panel heading', () => {
+    const { results } = parse(page(1, ['ACME CLINICAL LABORATORIES', 'Patient: Jane Roe', 'Glucose   95   mg/dL   70-99']));
+    expect(results[0]!.source_panel_name).toBeUndefined();
+  });
+
   it('ignores dates, times and comments in result positions', () => {
     const { results } = parse(page(1, ['Glucose   95   mg/dL   70-99', 'Collected 03/14/2024 08:30', 'Comment: Fasting specimen. Results verified on 03/15/2024.', 'Reference ranges may vary by method.']));
     expect(results.map((r) => r.test_name)).toEqual(['Glucose']);
