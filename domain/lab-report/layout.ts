@@ -47,7 +47,7 @@ const HEADER_WORDS: [ColumnRole, RegExp][] = [
   ['unit', /^(units?|uom|einheit(en)?|unites?|dimension)$/],
   ['flag', /^(flags?|abnormal flag|status|indicator|kennzeichen|bewertung|markierung|hinweis|indicateur|interpretation|interp\.?|alert|h\/l|abn\.?|ab|pathologisch)$/],
   ['name', /^(tests?|test name|analytes?|analysis|parameters?|components?|examination|investigations?|description|determination|procedure|untersuchung(en)?|analysen?|bezeichnung|examens?|libelle|dosages?|determinations?|name|test description|biomarker)$/],
-  ['other', /^(date|datum|collected|specimen|lab|site|method|methode|methodik|code|loinc|cpt)$/],
+  ['other', /^(date|datum|collected|specimen|lab|site|method|methode|methodik|code|loinc|cpt|comments?|remarks?|notes?|kommentar|bemerkung|commentaires?)$/],
 ];
 
 export function headerRoleOf(text: string): ColumnRole | undefined {
@@ -69,12 +69,11 @@ export interface ColumnLayout {
 export function detectHeader(line: TextLine): ColumnLayout | undefined {
   const chunks = chunksOf(line);
   if (chunks.length < 2) return splitHeaderWords(line);
-  const columns: { role: ColumnRole; x: number }[] = [];
-  for (const c of chunks) {
-    const role = headerRoleOf(c.text);
-    if (!role) return splitHeaderWords(line);
-    columns.push({ role, x: c.x });
-  }
+  const roles = chunks.map((c) => headerRoleOf(c.text));
+  const unknown = roles.filter((r) => r === undefined).length;
+  // One unfamiliar heading among three or more familiar ones is still a header (its column is ignored).
+  if (unknown > 1 || (unknown === 1 && roles.length - unknown < 3)) return splitHeaderWords(line);
+  const columns = chunks.map((c, i) => ({ role: roles[i] ?? ('other' as const), x: c.x }));
   return validLayout(columns, chunks[0]!.positioned);
 }
 

@@ -67,6 +67,11 @@ describe('parseLabReport: columns in any order', () => {
     ]);
   });
 
+  it('a header with one unfamiliar column still lays out the rows', () => {
+    const { results } = parse(page(1, ['Analyte   Result   Units   Reference Range   Accreditation', 'Ferritin   12   ng/mL   30-400   ISO 15189']));
+    expect(results[0]).toMatchObject({ test_name: 'Ferritin', value: '12', units: 'ng/mL', min_reference_range: 30, interpretation: 'abnormal', is_below_min_range: true });
+  });
+
   it('a LabCorp-style text report: footnote numbers and a previous-result column are not values', () => {
     const { results } = parse(
       page(1, [
