@@ -14,6 +14,21 @@ export interface DbHandle {
 
 export function createDb(url: string, options: { max?: number } = {}): DbHandle {
   const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
-  const db = drizzle(sql, { schema });
+  const db = drizzle(preparing(sql), { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
+}
+
+/**
+ * Drizzle sends its queries through `sql.unsafe`, which postgres.js does not prepare by default: every
+ * query would be parsed and planned again. Queries here are built from a fixed set of shapes, so each
+ * is prepared once per connection and reused (measured by bench:api: about twice the throughput).
+ */
+function preparing(sql: postgres.Sql): postgres.Sql {
+  return new Proxy(sql, {
+    get(target, prop, receiver) {
+      if (prop !== 'unsafe') return Reflect.get(target, prop, receiver) as unknown;
+      return (query: string, params?: postgres.ParameterOrJSON<never>[], opts?: postgres.UnsafeQueryOptions) =>
+        target.unsafe(query, params, { ...opts, prepare: true });
+    },
+  });
 }

@@ -13,9 +13,10 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
     const log = logger.child({ request_id: requestId });
     c.set('requestId', requestId);
     c.set('log', log);
+    // Set before the handler builds its response: setting it afterwards makes Hono copy the response.
+    c.header('x-request-id', requestId);
     const started = performance.now();
     await next();
-    c.header('x-request-id', requestId);
     const status = c.res.status;
     const fields = {
       method: c.req.method,

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { providerConnections, users } from '../schema/index.js';
 
@@ -39,12 +39,30 @@ export async function insertUser(db: DbOrTx, teamId: string, fields: UserFields,
 }
 
 /** Finds a user of the team, whether or not it is scheduled for deletion. */
-export async function findUser(db: DbOrTx, teamId: string, userId: string): Promise<UserRow | null> {
-  const [row] = await db
+/**
+ * The hottest reads are built once per database handle (drizzle prepared queries): building a query
+ * costs more CPU than Postgres spends answering a primary-key lookup (see bench:api).
+ */
+function preparedFor<T>(cache: WeakMap<object, T>, db: DbOrTx, build: () => T): T {
+  let q = cache.get(db);
+  if (!q) {
+    q = build();
+    cache.set(db, q);
+  }
+  return q;
+}
+
+const findUserQueries = new WeakMap<object, ReturnType<typeof buildFindUser>>();
+const buildFindUser = (db: DbOrTx) =>
+  db
     .select()
     .from(users)
-    .where(and(eq(users.teamId, teamId), eq(users.id, userId)))
-    .limit(1);
+    .where(and(eq(users.teamId, sql.placeholder('teamId')), eq(users.id, sql.placeholder('userId'))))
+    .limit(1)
+    .prepare('find_user');
+
+export async function findUser(db: DbOrTx, teamId: string, userId: string): Promise<UserRow | null> {
+  const [row] = await preparedFor(findUserQueries, db, () => buildFindUser(db)).execute({ teamId, userId });
   return row ?? null;
 }
 
@@ -129,14 +147,26 @@ export async function eraseUser(db: DbOrTx, teamId: string, userId: string): Pro
   return rows.length > 0;
 }
 
+const connectionsOfUserQueries = new WeakMap<object, ReturnType<typeof buildConnectionsOfUser>>();
+const buildConnectionsOfUser = (db: DbOrTx) =>
+  db
+    .select()
+    .from(providerConnections)
+    .where(eq(providerConnections.userId, sql.placeholder('userId')))
+    .orderBy(asc(providerConnections.createdAt))
+    .prepare('connections_of_user');
+
 export async function listConnections(db: DbOrTx, userIds: string[]): Promise<Map<string, ConnectionRow[]>> {
   const byUser = new Map<string, ConnectionRow[]>();
   if (userIds.length === 0) return byUser;
-  const rows = await db
-    .select()
-    .from(providerConnections)
-    .where(inArray(providerConnections.userId, userIds))
-    .orderBy(asc(providerConnections.createdAt));
+  const rows =
+    userIds.length === 1
+      ? await preparedFor(connectionsOfUserQueries, db, () => buildConnectionsOfUser(db)).execute({ userId: userIds[0] })
+      : await db
+          .select()
+          .from(providerConnections)
+          .where(inArray(providerConnections.userId, userIds))
+          .orderBy(asc(providerConnections.createdAt));
   for (const row of rows) {
     const list = byUser.get(row.userId) ?? [];
     list.push(row);
