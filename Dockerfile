@@ -19,8 +19,8 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 # Sources stay root-owned (read-only to the app); .dockerignore keeps secrets and build junk out.
 COPY . .
-# DATA_DIR defaults to ./.data; the only directory the app user may write to.
-RUN mkdir -p /app/.data && chown node:node /app/.data
+# DATA_DIR defaults to ./.data (docker-compose.yml uses the /data volume): the only places the app user may write.
+RUN mkdir -p /app/.data /data && chown node:node /app/.data /data
 USER node
 EXPOSE 8000
 # tsx (not `npx tsx`) so that SIGTERM reaches the app without an npm process in between.
