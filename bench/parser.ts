@@ -1,0 +1,287 @@
+/**
+ * npm run bench:parser [-- --verbose] [-- --only <text>] — runs every report of the evaluation corpus
+ * (test/fixtures/lab-report-corpus, made by `npm run corpus:lab-reports`) through the real pipeline
+ * (activities/lab-reports extraction: pdfjs text layer or tesseract OCR; then parseLabReport with LOINC
+ * matching) and scores it against the hand-checked ground truth, separately for text PDFs and for
+ * OCR (photos, scans, scanned PDFs). Progress goes to stderr, the report to stdout. Exit 0: it is a
+ * measurement; 1 only when the pipeline throws.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { extractText } from '../activities/lab-reports/extract.js';
+import { stopOcr } from '../activities/lab-reports/ocr.js';
+import { parseLabReport } from '../domain/lab-report/parse.js';
+import type { ParsedReport, ParsedResult } from '../domain/lab-report/types.js';
+import type { CorpusManifest, ReportTruth, TruthResult } from '../test/fixtures/lab-report-corpus/generator/truth.js';
+import type { ParsingJobMime } from '../workflows/lab-report/definitions.js';
+
+const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'lab-report-corpus');
+const args = process.argv.slice(2);
+const VERBOSE = args.includes('--verbose');
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const log = (m: string) => process.stderr.write(`[bench:parser] ${m}\n`);
+
+// ---------- normalisation ----------
+
+/** Lower case, accents folded, punctuation to single spaces: "Hämoglobin," → "hamoglobin". */
+const normName = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+
+/** Numbers compare as numbers ("4,20" = "4.2", "< 0.3" = "<0.3"); words case-insensitively. */
+function sameValue(truth: string, pred: string | undefined): boolean {
+  if (pred === undefined) return false;
+  const num = (s: string) => /^([<>]=?)?\s*([+-]?\d+(?:\.\d+)?)$/.exec(s.trim().replace(/\s+/g, ' ').replace(',', '.'));
+  const a = num(truth);
+  const b = num(pred);
+  if (a && b) return (a[1] ?? '') === (b[1] ?? '') && Math.abs(Number(a[2]) - Number(b[2])) < 1e-9;
+  return truth.trim().toLowerCase().replace(/\s+/g, ' ') === pred.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+const normUnit = (s: string | undefined) =>
+  (s ?? '')
+    .toLowerCase()
+    .replace(/[µμ]/g, 'u')
+    .replace(/×/g, 'x')
+    .replace(/10(?:e|\*)(\d)/g, '10^$1')
+    .replace(/\s+/g, '');
+
+const normText = (s: string | undefined) => (s ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
+const sameNum = (a: number | undefined, b: number | undefined) => (a === undefined ? b === undefined : b !== undefined && Math.abs(a - b) < 1e-9);
+
+function rangeCorrect(t: TruthResult, p: ParsedResult): boolean {
+  if (t.min_reference_range !== undefined || t.max_reference_range !== undefined) {
+    return sameNum(t.min_reference_range, p.min_reference_range) && sameNum(t.max_reference_range, p.max_reference_range);
+  }
+  // No numeric bounds printed: none may be invented; a text range ("Negative", "Not Estab.") must be read as printed.
+  return p.min_reference_range === undefined && p.max_reference_range === undefined && normText(t.reference_range_text) === normText(p.reference_range_text);
+}
+
+function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** How surely a predicted row is the same test as a truth row: by name, and by LOINC code when both have one. */
+function matchScore(t: TruthResult, p: ParsedResult): number {
+  const a = normName(t.test_name);
+  const b = normName(p.test_name);
+  let score = 0;
+  if (a === b) score = 3;
+  else if (a.length >= 3 && b.length >= 3 && (` ${b} `.includes(` ${a} `) || ` ${a} `.includes(` ${b} `))) score = 2;
+  else if (1 - levenshtein(a, b) / Math.max(a.length, b.length) >= 0.8) score = 2; // OCR misreads a letter or two
+  const code = p.loinc_matches?.[0]?.loinc_code;
+  if (code && code === t.loinc_code) score += 1.5;
+  return score;
+}
+
+/** One-to-one matching, surest first; ties go to the pair closest in reading order. */
+function matchResults(truth: TruthResult[], pred: ParsedResult[]): Map<number, number> {
+  const pairs: { ti: number; pi: number; score: number; dist: number }[] = [];
+  truth.forEach((t, ti) =>
+    pred.forEach((p, pi) => {
+      const score = matchScore(t, p);
+      if (score > 0) pairs.push({ ti, pi, score, dist: Math.abs(ti / truth.length - pi / pred.length) });
+    }),
+  );
+  pairs.sort((x, y) => y.score - x.score || x.dist - y.dist);
+  const byTruth = new Map<number, number>();
+  const usedPred = new Set<number>();
+  for (const { ti, pi } of pairs) {
+    if (byTruth.has(ti) || usedPred.has(pi)) continue;
+    byTruth.set(ti, pi);
+    usedPred.add(pi);
+  }
+  return byTruth;
+}
+
+// ---------- scoring ----------
+
+interface Tally {
+  files: number;
+  pages: number;
+  seconds: number;
+  truth: number;
+  pred: number;
+  tp: number;
+  matched: number;
+  wrongValue: number;
+  units: number;
+  range: number;
+  interp: number;
+  loincTruth: number;
+  loinc: number;
+  metaName: number;
+  metaDob: number;
+  metaLab: number;
+  failed: number;
+}
+const tally = (): Tally => ({ files: 0, pages: 0, seconds: 0, truth: 0, pred: 0, tp: 0, matched: 0, wrongValue: 0, units: 0, range: 0, interp: 0, loincTruth: 0, loinc: 0, metaName: 0, metaDob: 0, metaLab: 0, failed: 0 });
+
+function add(into: Tally, t: Tally): void {
+  for (const k of Object.keys(into) as (keyof Tally)[]) into[k] += t[k];
+}
+
+function score(truth: ReportTruth, parsed: ParsedReport | null, seconds: number, pages: number, notes: string[]): Tally {
+  const s = tally();
+  s.files = 1;
+  s.pages = pages;
+  s.seconds = seconds;
+  s.truth = truth.results.length;
+  if (!parsed) {
+    s.failed = 1;
+    return s;
+  }
+  const pred = parsed.results;
+  s.pred = pred.length;
+  const matches = matchResults(truth.results, pred);
+  const matchedPred = new Set(matches.values());
+  truth.results.forEach((t, ti) => {
+    const pi = matches.get(ti);
+    if (pi === undefined) {
+      notes.push(`  miss      ${t.test_name} = ${t.value} ${t.units}`);
+      return;
+    }
+    const p = pred[pi]!;
+    s.matched++;
+    if (sameValue(t.value, p.value)) s.tp++;
+    else {
+      s.wrongValue++;
+      notes.push(`  WRONG     ${t.test_name} = ${t.value}  got "${p.test_name}" = ${p.value}`);
+    }
+    if (normUnit(t.units) === normUnit(p.units)) s.units++;
+    else notes.push(`  unit      ${t.test_name}: "${t.units}" got "${p.units ?? ''}"`);
+    if (rangeCorrect(t, p)) s.range++;
+    else notes.push(`  range     ${t.test_name}: "${t.reference_range_text}" [${t.min_reference_range ?? ''}, ${t.max_reference_range ?? ''}] got "${p.reference_range_text ?? ''}" [${p.min_reference_range ?? ''}, ${p.max_reference_range ?? ''}]`);
+    if (t.interpretation === (p.interpretation ?? 'unknown')) s.interp++;
+    else notes.push(`  interp    ${t.test_name} = ${t.value} ${t.flag}: ${t.interpretation} got ${p.interpretation ?? '(none)'}`);
+    if (t.loinc_code) {
+      s.loincTruth++;
+      const got = p.loinc_matches?.[0];
+      if (got?.loinc_code === t.loinc_code) s.loinc++;
+      else notes.push(`  loinc     ${t.test_name}: ${t.loinc_code} got ${got ? `${got.loinc_code} (${got.display_name ?? got.loinc_name})` : '(none)'}`);
+    }
+  });
+  pred.forEach((p, pi) => {
+    if (!matchedPred.has(pi)) notes.push(`  extra     "${p.test_name}" = ${p.value} ${p.units ?? ''}`);
+  });
+  const m = parsed.metadata;
+  const low = (x: string) => x.trim().toLowerCase();
+  s.metaName = Number(low(m.patient_first_name) === low(truth.metadata.patient_first_name) && low(m.patient_last_name) === low(truth.metadata.patient_last_name));
+  s.metaDob = Number(m.dob === truth.metadata.dob);
+  s.metaLab = Number(normName(m.lab_name) === normName(truth.metadata.lab_name));
+  if (!s.metaName) notes.push(`  meta name "${truth.metadata.patient_first_name} ${truth.metadata.patient_last_name}" got "${m.patient_first_name} ${m.patient_last_name}"`);
+  if (!s.metaDob) notes.push(`  meta dob  ${truth.metadata.dob} got "${m.dob}"`);
+  if (!s.metaLab) notes.push(`  meta lab  "${truth.metadata.lab_name}" got "${m.lab_name}"`);
+  return s;
+}
+
+// ---------- report ----------
+
+const ratio = (a: number, b: number) => (b === 0 ? NaN : a / b);
+const f3 = (x: number) => (Number.isNaN(x) ? '  —  ' : x.toFixed(3));
+const pct = (x: number) => (Number.isNaN(x) ? '  —  ' : `${(x * 100).toFixed(1)}%`);
+const prf = (t: Tally) => {
+  const p = ratio(t.tp, t.pred);
+  const r = ratio(t.tp, t.truth);
+  const f1 = t.truth + t.pred === 0 ? NaN : t.tp === 0 ? 0 : (2 * p * r) / (p + r);
+  return { p, r, f1 };
+};
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
+function printReport(groups: { label: string; t: Tally }[], all: Tally, layouts: Map<string, { text: Tally; ocr: Tally }>): void {
+  const out: string[] = [];
+  const row = (label: string, cells: string[], target = '') => out.push(`${label.padEnd(38)}${cells.map((c) => c.padStart(12)).join('')}   ${target}`);
+  out.push('', `Lab report parser benchmark — ${all.files} reports, ${all.pages} pages, ${all.truth} ground-truth results`, '');
+  row('', groups.map((g) => g.label), 'target');
+  row('reports / pages', groups.map((g) => `${g.t.files} / ${g.t.pages}`));
+  row('results (truth / predicted)', groups.map((g) => `${g.t.truth} / ${g.t.pred}`));
+  row('(name, value) precision', groups.map((g) => f3(prf(g.t).p)));
+  row('(name, value) recall', groups.map((g) => f3(prf(g.t).r)));
+  row('(name, value) F1', groups.map((g) => f3(prf(g.t).f1)), '≥ 0.95 text PDFs, ≥ 0.85 images');
+  row('unit accuracy (matched)', groups.map((g) => f3(ratio(g.t.units, g.t.matched))));
+  row('reference-range accuracy (matched)', groups.map((g) => f3(ratio(g.t.range, g.t.matched))));
+  row('interpretation accuracy (matched)', groups.map((g) => f3(ratio(g.t.interp, g.t.matched))));
+  row('LOINC top-1 accuracy (matched)', groups.map((g) => f3(ratio(g.t.loinc, g.t.loincTruth))), '≥ 0.90');
+  row('wrong values on matched names', groups.map((g) => pct(ratio(g.t.wrongValue, g.t.matched))), '≤ 1%');
+  row('metadata: patient name', groups.map((g) => f3(ratio(g.t.metaName, g.t.files - g.t.failed))));
+  row('metadata: date of birth', groups.map((g) => f3(ratio(g.t.metaDob, g.t.files - g.t.failed))));
+  row('metadata: lab name', groups.map((g) => f3(ratio(g.t.metaLab, g.t.files - g.t.failed))));
+  row('pages/s (extraction + parse)', groups.map((g) => (g.t.seconds ? (g.t.pages / g.t.seconds).toFixed(2) : '—')));
+  row('reports the pipeline failed', groups.map((g) => String(g.t.failed)));
+  const [text, ocr] = [groups[0]!.t, groups[1]!.t];
+  out.push('', 'Targets:');
+  out.push(`  F1 text PDFs ≥ 0.95: ${f3(prf(text).f1)}  ${verdict(prf(text).f1 >= 0.95)}`);
+  out.push(`  F1 images (OCR) ≥ 0.85: ${f3(prf(ocr).f1)}  ${verdict(prf(ocr).f1 >= 0.85)}`);
+  out.push(`  LOINC top-1 ≥ 0.90 (all matched results): ${f3(ratio(all.loinc, all.loincTruth))}  ${verdict(ratio(all.loinc, all.loincTruth) >= 0.9)}`);
+  out.push(`  wrong values on matched names ≤ 1% (all): ${pct(ratio(all.wrongValue, all.matched))}  ${verdict(ratio(all.wrongValue, all.matched) <= 0.01)}`);
+  out.push('', 'F1 of (name, value) by layout:', `  ${'layout'.padEnd(16)}${'text PDFs'.padStart(22)}${'images (OCR)'.padStart(22)}`);
+  const cell = (t: Tally) => (t.files ? `${f3(prf(t).f1)} (${t.files} files)` : '—');
+  for (const [name, l] of [...layouts.entries()].sort()) out.push(`  ${name.padEnd(16)}${cell(l.text).padStart(22)}${cell(l.ocr).padStart(22)}`);
+  out.push('');
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+async function main(): Promise<number> {
+  const manifest = JSON.parse(readFileSync(join(CORPUS, 'manifest.json'), 'utf8')) as CorpusManifest;
+  const entries = manifest.reports.filter((r) => !ONLY || r.id.includes(ONLY));
+  const text = tally();
+  const ocr = tally();
+  const layouts = new Map<string, { text: Tally; ocr: Tally }>();
+  let crashed = false;
+  for (const [i, entry] of entries.entries()) {
+    const truth = JSON.parse(readFileSync(join(CORPUS, 'reports', entry.truth), 'utf8')) as ReportTruth;
+    const bytes = readFileSync(join(CORPUS, 'reports', entry.file));
+    const mime: ParsingJobMime = entry.file.endsWith('.pdf') ? 'application/pdf' : entry.file.endsWith('.png') ? 'image/png' : 'image/jpeg';
+    const notes: string[] = [];
+    let parsed: ParsedReport | null = null;
+    let pages = truth.pages;
+    const started = performance.now();
+    try {
+      const extracted = await extractText(bytes, mime);
+      if (extracted.ok) {
+        pages = extracted.pages.length;
+        parsed = parseLabReport(extracted.pages);
+      } else notes.push(`  extraction failed: ${extracted.reason}: ${extracted.detail}`);
+    } catch (err) {
+      crashed = true;
+      notes.push(`  PIPELINE THREW: ${(err as Error).stack ?? String(err)}`);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const s = score(truth, parsed, seconds, pages, notes);
+    const isText = truth.kind === 'text_pdf';
+    add(isText ? text : ocr, s);
+    const l = layouts.get(truth.layout) ?? { text: tally(), ocr: tally() };
+    add(isText ? l.text : l.ocr, s);
+    layouts.set(truth.layout, l);
+    const { f1 } = prf(s);
+    log(`${i + 1}/${entries.length} ${entry.file}: F1 ${f3(f1)}, ${s.tp}/${s.truth} right, ${s.pred} predicted, ${seconds.toFixed(1)} s`);
+    if ((VERBOSE && notes.length) || s.failed) process.stdout.write(`${entry.file} (${truth.layout}, ${truth.kind}): F1 ${f3(f1)}\n${notes.join('\n')}\n`);
+  }
+  await stopOcr();
+  const all = tally();
+  add(all, text);
+  add(all, ocr);
+  printReport(
+    [
+      { label: 'text PDFs', t: text },
+      { label: 'images/OCR', t: ocr },
+      { label: 'all', t: all },
+    ],
+    all,
+    layouts,
+  );
+  return crashed ? 1 : 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,115 @@
+/**
+ * npm run corpus:lab-reports — writes the lab report evaluation corpus into
+ * test/fixtures/lab-report-corpus/reports/: text PDFs, phone photos and scans of reports in several
+ * real-world lab layouts, each with its ground truth (<id>.json) beside it, and manifest.json.
+ * Everything is drawn from one seed, so a run gives the same files (given the same fonts and libraries).
+ * Layouts live in test/fixtures/lab-report-corpus/generator/layouts/.
+ */
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import PDFDocument from 'pdfkit';
+import { LAYOUTS } from '../test/fixtures/lab-report-corpus/generator/layouts/index.js';
+import { photograph, rasterise, scan } from '../test/fixtures/lab-report-corpus/generator/photo.js';
+import { Rng } from '../test/fixtures/lab-report-corpus/generator/rng.js';
+import type { CorpusKind, CorpusManifest, ReportTruth } from '../test/fixtures/lab-report-corpus/generator/truth.js';
+
+const SEED = 20251001;
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'lab-report-corpus');
+const out = join(root, 'reports');
+
+/** How many of each: [layout, text PDFs, photos, scans]. A scan is a PNG, or a PDF of scanned pages when marked 'pdf'. */
+const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
+  ['us-commercial', 3, 1, []],
+  ['us-inrange', 2, 1, ['png']],
+  ['hospital', 3, 0, ['pdf']],
+  ['german', 3, 1, ['pdf']],
+  ['french', 3, 1, []],
+  ['uk', 2, 1, ['png']],
+  ['narrative', 2, 1, []],
+  ['urinalysis', 2, 1, []],
+];
+
+const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);
+
+async function scannedPdf(pages: Buffer[], size: [number, number]): Promise<Buffer> {
+  const fixed = new Date(Date.UTC(2025, 9, 1));
+  const doc = new PDFDocument({ size, margin: 0, autoFirstPage: false, info: { Producer: 'Scan to PDF', CreationDate: fixed, ModDate: fixed } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
+  for (const jpg of pages) {
+    doc.addPage({ size, margin: 0 });
+    doc.image(jpg, 0, 0, { width: size[0], height: size[1] });
+  }
+  doc.end();
+  return done;
+}
+
+async function main() {
+  mkdirSync(out, { recursive: true });
+  for (const f of readdirSync(out)) rmSync(join(out, f));
+  const seed = new Rng(SEED);
+  const manifest: CorpusManifest = { seed: SEED, reports: [] };
+  for (const [layoutName, pdfs, photos, scans] of PLAN) {
+    const layout = LAYOUTS.find((l) => l.name === layoutName);
+    if (!layout) throw new Error(`unknown layout ${layoutName}`);
+    const jobs: { kind: CorpusKind; n: number; scan?: 'png' | 'pdf' }[] = [
+      ...Array.from({ length: pdfs }, (_, i) => ({ kind: 'text_pdf' as const, n: i + 1 })),
+      ...Array.from({ length: photos }, (_, i) => ({ kind: 'image' as const, n: i + 1 })),
+      ...scans.map((s, i) => ({ kind: s === 'pdf' ? ('scanned_pdf' as const) : ('image' as const), n: i + 1, scan: s })),
+    ];
+    for (const job of jobs) {
+      const id = `${layoutName}-${job.kind === 'text_pdf' ? 'pdf' : job.scan ? 'scan' : 'photo'}-${String(job.n).padStart(2, '0')}`;
+      const rng = seed.fork(id);
+      const report = await layout.render(rng.fork('report'));
+      const truth: ReportTruth = {
+        id,
+        file: '',
+        layout: layoutName,
+        kind: job.kind,
+        pages: report.pages,
+        language: report.language,
+        metadata: report.metadata,
+        results: report.results,
+      };
+      let bytes: Buffer;
+      const look = rng.fork('degrade');
+      if (job.kind === 'text_pdf') {
+        bytes = report.pdf;
+        truth.file = `${id}.pdf`;
+      } else if (job.kind === 'scanned_pdf') {
+        const dpi = 150;
+        const pages: Buffer[] = [];
+        let size: [number, number] = [612, 792];
+        for (let n = 1; n <= report.pages; n++) {
+          const page = await rasterise(report.pdf, n, dpi);
+          size = [(page.width * 72) / dpi, (page.height * 72) / dpi];
+          const s = scan(page, look, dpi, 'jpg');
+          truth.degradation = s.degradation;
+          pages.push(s.bytes);
+        }
+        bytes = await scannedPdf(pages, size);
+        truth.file = `${id}.pdf`;
+      } else {
+        // A photo or scan shows the first page.
+        const dpi = job.scan ? 150 : look.int(150, 170);
+        const page = await rasterise(report.pdf, 1, dpi);
+        const img = job.scan ? scan(page, look, dpi, 'png') : photograph(page, look, dpi);
+        bytes = img.bytes;
+        truth.degradation = img.degradation;
+        truth.pages = 1;
+        truth.results = truth.results.filter((r) => r.page === 1);
+        truth.file = `${id}.${img.ext}`;
+      }
+      writeFileSync(join(out, truth.file), bytes);
+      writeFileSync(join(out, `${id}.json`), `${JSON.stringify(truth, null, 2)}\n`);
+      manifest.reports.push({ id, file: truth.file, truth: `${id}.json`, layout: layoutName, kind: job.kind, pages: truth.pages });
+      log(`${truth.file}: ${truth.results.length} results, ${truth.pages} page(s), ${Math.round(bytes.length / 1024)} KB`);
+    }
+  }
+  writeFileSync(join(root, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  log(`${manifest.reports.length} reports written to ${out}`);
+}
+
+await main();
