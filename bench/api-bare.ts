@@ -1,6 +1,6 @@
 /**
- * The bare baseline of bench:api: Hono on @hono/node-server with one route doing the same primary-key
- * select with postgres.js, no auth, no logging, no validation. Prints {"port": N}.
+ * The baseline of bench:api: Hono on @hono/node-server with one route doing the same primary-key select
+ * with postgres.js (same pool size), no auth, no logging, no validation. Prints its URL once it listens.
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -12,7 +12,6 @@ app.get('/v2/user/:id', async (c) => {
   const [row] = await sql`select * from users where id = ${c.req.param('id')} limit 1`;
   return row ? c.json(row) : c.json({ detail: 'not found' }, 404);
 });
-const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
-  process.stdout.write(`${JSON.stringify({ port: info.port })}\n`);
+serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+  process.stdout.write(`http://127.0.0.1:${info.port}\n`);
 });
-process.once('SIGTERM', () => server.close());

@@ -1,4 +1,7 @@
-/** The full API (auth, logging, validation, team scoping) for bench:api, on a free port. Prints {"port": N}. */
+/**
+ * The full API of bench:api (createApp: auth with its key cache, request logging, validation, team-scoped
+ * queries), served on a free port in its own process. Prints its URL on stdout once it listens.
+ */
 import { startApi } from '../api/server.js';
 import { createDb } from '../db/client.js';
 import { lazyMasterKey } from '../db/queries/service-secrets.js';
@@ -8,9 +11,9 @@ import { serviceDataConverter } from '../lib/payload-codec.js';
 import { connectClient } from '../lib/temporal-client.js';
 
 const config = loadConfig({ ...process.env });
-// The service's own logging as deployed (one line per request), written where a deployment writes it.
+// JSON lines to stderr, as deployed; the orchestrator points stderr at a log file.
 const logger = createLogger({ level: config.LOG_LEVEL, pretty: false, toStderr: true });
 const db = createDb(config.DATABASE_URL!, { max: Number(process.env.BENCH_POOL ?? 10) });
-const temporal = await connectClient(config.TEMPORAL_ADDRESS!, 'default', serviceDataConverter(lazyMasterKey(db.db, config.SECRET_ENCRYPTION_KEY)));
+const temporal = await connectClient(config.TEMPORAL_ADDRESS!, config.TEMPORAL_NAMESPACE, serviceDataConverter(lazyMasterKey(db.db, config.SECRET_ENCRYPTION_KEY)));
 const api = await startApi({ db, temporal, logger, config }, 0, '127.0.0.1');
-process.stdout.write(`${JSON.stringify({ port: api.port })}\n`);
+process.stdout.write(`${api.url}\n`);

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import postgres from 'postgres';
 import { runMigrations } from '../db/migrate.js';
 import { startEmbeddedPostgres } from '../lib/embedded-postgres.js';
 import { startTemporalDevServer } from '../lib/temporal-dev-server.js';
@@ -25,47 +26,133 @@ export async function freePort(): Promise<number> {
 /** p-th percentile of an ascending array. */
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-/** Cleanups run in reverse order, once, on success, failure or Ctrl-C. */
+export type Cleanups = ReturnType<typeof cleanupStack>;
+
+/**
+ * Cleanups run in reverse order, once, on success, failure, Ctrl-C or SIGTERM. `run()` called while a
+ * signal's cleanup is under way waits for that same run, so the main flow cannot exit half way through it.
+ */
 export function cleanupStack() {
   const fns: (() => Promise<unknown>)[] = [];
-  let done = false;
-  const run = async () => {
-    if (done) return;
-    done = true;
-    for (const fn of fns.reverse()) await fn().catch(() => {});
+  let running: Promise<void> | undefined;
+  let interrupted = false;
+  const run = () =>
+    (running ??= (async () => {
+      for (const fn of fns.reverse()) await fn().catch(() => {});
+    })());
+  const onSignal = (code: number) => () => {
+    interrupted = true;
+    process.stderr.write('\ninterrupted: stopping child processes and removing temp dirs…\n');
+    void run().then(() => process.exit(code));
   };
-  process.once('SIGINT', () => void run().then(() => process.exit(130)));
-  return { push: (fn: () => Promise<unknown>) => fns.push(fn), run };
+  process.once('SIGINT', onSignal(130));
+  process.once('SIGTERM', onSignal(143));
+  return {
+    push: (fn: () => Promise<unknown>) => fns.push(fn),
+    run,
+    /** True once Ctrl-C or SIGTERM started the cleanup (the main flow's errors are then expected). */
+    get interrupted() {
+      return interrupted;
+    },
+  };
 }
 
-/** A scratch embedded Postgres (migrated) and, if asked, a Temporal dev server, in a temp dir. */
-export async function scratchServices(log: (m: string) => void, cleanups: ReturnType<typeof cleanupStack>, opts: { temporal: boolean }) {
+/**
+ * A scratch Postgres (migrated) and, if asked, a Temporal dev server. Postgres: a fresh database on the
+ * server of `opts.databaseUrl` when given (dropped afterwards), else an embedded cluster in a temp dir.
+ * `dir` is a temp dir removed on cleanup (for data and child logs).
+ */
+export async function scratchServices(log: (m: string) => void, cleanups: Cleanups, opts: { temporal: boolean; databaseUrl?: string | undefined }) {
   const dir = mkdtempSync(join(tmpdir(), 'labflow-bench-'));
   chmodSync(dir, 0o755); // the embedded Postgres runs as its own user when we are root
-  cleanups.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
-  const pg = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort(), database: 'bench', persistent: false, log });
-  cleanups.push(() => pg.stop());
-  await runMigrations(pg.url, log);
-  if (!opts.temporal) return { databaseUrl: pg.url, temporalAddress: null };
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  cleanups.push(() => Promise.resolve(removeDir()));
+  // embedded-postgres exits the process on Ctrl-C once its cluster stopped, possibly before our cleanup
+  // ran: remove the dir in any case.
+  process.once('exit', removeDir);
+  let databaseUrl: string;
+  if (opts.databaseUrl) {
+    databaseUrl = await freshDatabase(opts.databaseUrl, cleanups);
+    log(`Postgres: fresh database ${new URL(databaseUrl).pathname.slice(1)} on the given server`);
+  } else {
+    const pg = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort(), database: 'bench', persistent: false, log });
+    cleanups.push(() => pg.stop());
+    databaseUrl = pg.url;
+  }
+  await runMigrations(databaseUrl, log);
+  if (!opts.temporal) return { databaseUrl, temporalAddress: null, dir };
   const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: null, namespace: 'default', log });
   cleanups.push(() => temporal.stop());
-  return { databaseUrl: pg.url, temporalAddress: temporal.address };
+  return { databaseUrl, temporalAddress: temporal.address, dir };
 }
 
-/** Starts `node --import tsx <file>` and resolves with the port it prints as its first stdout line ({"port": N}). */
+/** Creates an empty database beside the one `serverUrl` names and drops it (with its connections) on cleanup. */
+async function freshDatabase(serverUrl: string, cleanups: Cleanups): Promise<string> {
+  const name = `labflow_bench_${process.pid}_${Date.now()}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } catch (err) {
+    throw new Error(`cannot create a scratch database on the given Postgres server (needs CREATEDB): ${String(err)}`);
+  } finally {
+    await admin.end();
+  }
+  cleanups.push(async () => {
+    const a = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await a.unsafe(`drop database if exists ${name} with (force)`).finally(() => a.end());
+  });
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Starts `node --import tsx <file>` and resolves with the first line it prints on stdout (its URL or
+ * `{"port": N}`) once it prints it. Its stderr goes to `logFile` when given (else to ours); if it exits
+ * before it is ready, the error carries the end of that log. Cleanup kills it and waits for its exit.
+ */
 export async function spawnService(
   file: string,
   env: Record<string, string>,
-  cleanups: ReturnType<typeof cleanupStack>,
-  stderr: 'inherit' | 'ignore' = 'inherit',
-): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', stderr] });
+  cleanups: Cleanups,
+  opts: { logFile?: string } = {},
+): Promise<{ line: string; child: ChildProcess }> {
+  const logFd = opts.logFile ? openSync(opts.logFile, 'a') : undefined;
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', logFd ?? 'inherit'],
+  });
+  if (logFd !== undefined) closeSync(logFd); // the child has its own copy
+  const killOnExit = () => child.kill('SIGKILL'); // also when the process exits before cleanup ran
+  process.once('exit', killOnExit);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.removeListener('exit', killOnExit);
+      resolve();
+    }),
+  );
   cleanups.push(async () => {
-    child.kill('SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code, signal) => {
+      const tail = opts.logFile ? `\n--- end of ${opts.logFile} ---\n${readFileSync(opts.logFile, 'utf8').slice(-2000)}` : '';
+      reject(new Error(`${file} exited (${signal ?? `code ${code}`}) before it was ready${tail}`));
+    });
   });
-  return { port, child };
+  return { line, child };
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc; undefined where there is none. */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after "(comm) ": state is [0], utime [11], stime [12], in clock ticks (100 per second on Linux).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
