@@ -1,0 +1,299 @@
+/**
+ * npm run bench:webhooks — webhook delivery from "event recorded" to "event received", on its own
+ * embedded Postgres and Temporal dev server, with the real worker (worker.ts, production settings and
+ * retry schedule) in a child process and a verifying receiver (bench/webhooks-receiver.ts) in this one.
+ *
+ *   A  throughput: BENCH_EVENTS (10,000) events for one endpoint, recorded as fast as possible in
+ *      transactions of BENCH_BATCH (100) events (BENCH_WRITERS (4) at a time), each followed by a wake;
+ *      events/s until the last one arrives, and latency p50/p99 (created_at → received).
+ *   B  latency at offered load: BENCH_RATE (100) events/s for BENCH_SECONDS (20) s, each in its own
+ *      transaction and woken, as the order activities do; latency p50/p99/max; target p99 < 1 s.
+ *   bare: the same number of envelopes as A, signed and POSTed to the same receiver by a plain loop
+ *      (the activity's own signing and HTTP code) with the activity's concurrency; ratio A / bare ≥ 0.5.
+ *
+ * Every event must arrive (missing ones are an error, exit 1); duplicates are reported. Progress on
+ * stderr, results on stdout. Small helpers (free port, percentiles, pool) are local to this file.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { createInterface } from 'node:readline';
+import { Client, Connection } from '@temporalio/client';
+import { webhookSettings } from '../activities/index.js';
+import { postEvent } from '../activities/webhooks/http.js';
+import { createDb } from '../db/client.js';
+import { recordTeamEvent } from '../db/queries/events.js';
+import { lazyMasterKey, loadSecretBox } from '../db/queries/service-secrets.js';
+import { createTeam } from '../db/queries/teams.js';
+import { insertEndpoint } from '../db/queries/webhooks.js';
+import { newEndpointSecret, signedHeaders } from '../domain/webhooks/signing.js';
+import { serviceDataConverter } from '../lib/payload-codec.js';
+import { wakeEndpoints } from '../lib/webhook-wake.js';
+import { webhookEndpointWorkflowId } from '../workflows/webhooks/definitions.js';
+import { benchLog, cleanupStack, percentile, scratchServices } from './support.js';
+import { BenchReceiver } from './webhooks-receiver.js';
+
+const N = Number(process.env.BENCH_EVENTS ?? 10_000);
+const BATCH = Number(process.env.BENCH_BATCH ?? 100);
+const WRITERS = Number(process.env.BENCH_WRITERS ?? 4);
+const RATE = Number(process.env.BENCH_RATE ?? 100);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 300) * 1000;
+const settings = webhookSettings();
+const log = benchLog('bench:webhooks');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function pool(count: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) await fn(next++);
+    }),
+  );
+}
+
+const pct = (sorted: number[], p: number) => (sorted.length ? percentile(sorted, p) : NaN);
+
+/** An event body about the size and shape of an order update (about 1.5 KB as delivered). */
+function orderLikeData(i: number, teamId: string): Record<string, unknown> {
+  const at = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    team_id: teamId,
+    user_id: randomUUID(),
+    status: 'collecting_sample',
+    sample_id: `BENCH${String(i).padStart(8, '0')}`,
+    details: { type: 'testkit', data: { id: randomUUID(), shipment: { outbound_tracking_number: `1Z${i}`, outbound_courier: 'usps' } } },
+    events: ['ordered', 'requisition_created', 'transit_customer', 'out_for_delivery', 'with_customer'].map((s, n) => ({
+      id: n + 1,
+      created_at: at,
+      status: `collecting_sample.testkit.${s}`,
+    })),
+    patient_address: { first_line: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
+    lab_test: { id: randomUUID(), slug: 'bench-panel', name: 'Bench panel', sample_type: 'dried blood spot', method: 'testkit' },
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+async function main() {
+  const cleanups = cleanupStack();
+  const loadStart = loadavg()[0]!;
+  try {
+    log('starting embedded Postgres and a Temporal dev server…');
+    const { databaseUrl, temporalAddress } = await scratchServices(log, cleanups, { temporal: true });
+
+    // One key for this run, shared with the worker: it seals the endpoint secret and the Temporal payloads.
+    const key = randomBytes(32).toString('base64');
+    const db = createDb(databaseUrl, { max: WRITERS + 6 });
+    cleanups.push(() => db.close());
+    const connection = await Connection.connect({ address: temporalAddress! });
+    cleanups.push(() => connection.close());
+    const client = new Client({ connection, namespace: 'default', dataConverter: serviceDataConverter(lazyMasterKey(db.db, key)) });
+
+    const team = await createTeam(db.db, { name: 'bench', environment: 'sandbox', region: 'us' });
+    const secret = newEndpointSecret();
+    const receiver = new BenchReceiver(secret);
+    const url = await receiver.start();
+    cleanups.push(() => receiver.stop());
+    const box = await loadSecretBox(db.db, key);
+    const endpoint = await insertEndpoint(db.db, { id: randomUUID(), teamId: team.teamId, url, description: 'bench', eventTypes: [], secretEnc: box.seal(secret) });
+
+    log('starting the worker (worker.ts, production settings) in a child process…');
+    const worker = spawn(process.execPath, ['--import', 'tsx', 'worker.ts'], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress!, SECRET_ENCRYPTION_KEY: key, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The SDK's own lines (state changes on shutdown…) are shown only if the worker dies on its own.
+    let workerStderr = '';
+    let stopping = false;
+    worker.stderr!.on('data', (c: Buffer) => (workerStderr = (workerStderr + c.toString('utf8')).slice(-20_000)));
+    worker.once('exit', (code) => {
+      if (!stopping) log(`worker exited with ${code}:\n${workerStderr}`);
+    });
+    cleanups.push(async () => {
+      stopping = true;
+      if (worker.exitCode !== null) return;
+      worker.kill('SIGTERM');
+      const exited = new Promise((r) => worker.once('exit', r));
+      if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) worker.kill('SIGKILL');
+    });
+    await new Promise<void>((resolve, reject) => {
+      createInterface({ input: worker.stdout! }).on('line', (line) => {
+        let entry: { level?: number; msg?: string } = {};
+        try {
+          entry = JSON.parse(line) as typeof entry;
+        } catch {
+          // not a log line
+        }
+        if (entry.msg === 'worker polling') resolve();
+        else if ((entry.level ?? 0) >= 40) log(`worker: ${line}`);
+      });
+      worker.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+    });
+
+    const record = async (count: number, first: number, ids: string[], created: Map<string, number>) => {
+      const endpoints = await db.db.transaction(async (tx) => {
+        const woken = new Set<string>();
+        for (let k = 0; k < count; k++) {
+          const id = randomUUID();
+          const createdAt = new Date();
+          ids.push(id);
+          created.set(id, createdAt.getTime());
+          const got = await recordTeamEvent(tx, {
+            id,
+            teamId: team.teamId,
+            eventType: 'labtest.order.updated',
+            data: orderLikeData(first + k, team.teamId),
+            subjectId: null,
+            createdAt,
+          });
+          if (got.length !== 1 || got[0] !== endpoint.id) throw new Error(`event ${id} was queued for ${JSON.stringify(got)}, not the bench endpoint`);
+          woken.add(endpoint.id);
+        }
+        return [...woken];
+      });
+      await wakeEndpoints(client, endpoints);
+    };
+
+    /** Waits until every id arrived (or the timeout); progress every 2 s. */
+    const awaitAll = async (name: string, ids: string[], expected: number) => {
+      const deadline = Date.now() + TIMEOUT_MS;
+      let lastLog = Date.now();
+      for (;;) {
+        const got = receiver.countOf(ids);
+        if (got >= expected || Date.now() > deadline) return;
+        if (Date.now() - lastLog > 2000) {
+          log(`${name}: ${got}/${expected} received`);
+          lastLog = Date.now();
+        }
+        await sleep(20);
+      }
+    };
+
+    const latencies = (ids: string[], created: Map<string, number>) =>
+      ids
+        .filter((id) => receiver.receipts.has(id))
+        .map((id) => receiver.receipts.get(id)!.at - created.get(id)!)
+        .sort((a, b) => a - b);
+
+    const problems: string[] = [];
+    const check = (name: string, ids: string[]) => {
+      const s = receiver.summary(ids);
+      if (s.missing.length) problems.push(`${name}: ${s.missing.length} of ${ids.length} events never arrived (e.g. ${s.missing[0]})`);
+      return s;
+    };
+
+    /** The service's own record of the phase's attempts (once every delivery has left `pending`). */
+    const attemptStats = async (ids: string[]) => {
+      // A receipt comes just before the activity records its attempt: let the last ones land.
+      for (let i = 0; i < 100; i++) {
+        const [row] = await db.sql<{ n: number }[]>`
+          select count(*)::int as n from webhook_deliveries where event_id = any(${ids}::uuid[]) and status <> 'pending'`;
+        if ((row?.n ?? 0) >= ids.length) break;
+        await sleep(100);
+      }
+      const [row] = await db.sql<{ attempts: number; failed: number; avg_ms: number; p99_ms: number }[]>`
+        select count(*)::int as attempts, count(*) filter (where a.status_code is null or a.status_code >= 300)::int as failed,
+               avg(a.duration_ms)::float as avg_ms, percentile_cont(0.99) within group (order by a.duration_ms)::float as p99_ms
+        from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+        where d.event_id = any(${ids}::uuid[])`;
+      const r = row!;
+      return `${r.attempts} attempts (${r.failed} failed); POST as timed by the activity avg ${(r.avg_ms ?? 0).toFixed(1)} ms, p99 ${(r.p99_ms ?? 0).toFixed(0)} ms`;
+    };
+
+    // ---- A: throughput ---------------------------------------------------------------------------
+    log(`A: recording ${N} events in transactions of ${BATCH} (${WRITERS} writers), each followed by a wake…`);
+    const aIds: string[] = [];
+    const aCreated = new Map<string, number>();
+    const tA = Date.now();
+    const batches = Math.ceil(N / BATCH);
+    await pool(batches, WRITERS, (b) => record(Math.min(BATCH, N - b * BATCH), b * BATCH, aIds, aCreated));
+    const recordSecs = (Date.now() - tA) / 1000;
+    log(`A: recorded in ${recordSecs.toFixed(1)} s (${(N / recordSecs).toFixed(0)} events/s); waiting for deliveries…`);
+    await awaitAll('A', aIds, N);
+    const a = check('A', aIds);
+    const aSecs = (a.lastAt - tA) / 1000;
+    const aRate = N / aSecs;
+    const aLat = latencies(aIds, aCreated);
+    const aAttempts = await attemptStats(aIds);
+
+    // ---- B: latency at offered load -------------------------------------------------------------
+    const bCount = RATE * SECONDS;
+    log(`B: ${RATE} events/s for ${SECONDS} s (${bCount} events), each in its own transaction and woken…`);
+    const bIds: string[] = [];
+    const bCreated = new Map<string, number>();
+    const inflight: Promise<void>[] = [];
+    const tB = performance.now();
+    for (let i = 0; i < bCount; i++) {
+      const wait = tB + (i * 1000) / RATE - performance.now();
+      if (wait > 0) await sleep(wait);
+      inflight.push(record(1, N + i, bIds, bCreated));
+    }
+    await Promise.all(inflight);
+    const offered = bCount / ((performance.now() - tB) / 1000);
+    await awaitAll('B', bIds, bCount);
+    const b = check('B', bIds);
+    const bLat = latencies(bIds, bCreated);
+    const bAttempts = await attemptStats(bIds);
+    // Stalls: seconds (by creation time) whose slowest event took over 1 s, and runs of the endpoint's workflow.
+    const worstBySecond = new Map<number, number>();
+    const bStart = Math.min(...bCreated.values());
+    for (const id of bIds) {
+      const r = receiver.receipts.get(id);
+      if (!r) continue;
+      const second = Math.floor((bCreated.get(id)! - bStart) / 1000);
+      worstBySecond.set(second, Math.max(worstBySecond.get(second) ?? 0, r.at - bCreated.get(id)!));
+    }
+    const slowSeconds = [...worstBySecond].filter(([, worst]) => worst > 1000).map(([second]) => second).sort((x, y) => x - y);
+    let runs = 0;
+    for await (const _ of client.workflow.list({ query: `WorkflowId = '${webhookEndpointWorkflowId(endpoint.id)}'` })) runs++;
+
+    // ---- bare: signed POSTs in a plain loop ----------------------------------------------------
+    log(`bare: signing and POSTing ${N} envelopes, ${settings.concurrency} in flight…`);
+    const bareIds = Array.from({ length: N }, () => randomUUID());
+    const bodies = bareIds.map((_, i) =>
+      JSON.stringify({ event_type: 'labtest.order.updated', data: orderLikeData(i, team.teamId), team_id: team.teamId, user_id: null, client_user_id: null }),
+    );
+    const tBare = Date.now();
+    let bareFailures = 0;
+    await pool(N, settings.concurrency, async (i) => {
+      const sent = await postEvent(url, signedHeaders([secret], bareIds[i]!, new Date(), bodies[i]!), bodies[i]!, settings.timeoutMs);
+      if (sent.result.statusCode !== 204) bareFailures++;
+    });
+    const bareSecs = (Date.now() - tBare) / 1000;
+    const bareRate = N / bareSecs;
+    const bare = check('bare', bareIds);
+    if (bareFailures) problems.push(`bare: ${bareFailures} POSTs were not answered 204`);
+    if (receiver.invalid) problems.push(`${receiver.invalid} requests did not verify`);
+
+    const [{ size } = { size: 0 }] = await db.sql<{ size: number }[]>`select avg(octet_length(data::text))::int as size from outbox_events`;
+    const ratio = aRate / bareRate;
+    const bP99 = bLat.length ? pct(bLat, 99) : Infinity;
+    const ms = (v: number) => `${v.toFixed(0)} ms`;
+    process.stdout.write(
+      [
+        '',
+        `bench:webhooks — ${cpus().length} cores, node ${process.version}; delivery batch ${settings.batchSize}, concurrency ${settings.concurrency}, retries ${settings.retrySchedule.join(',')} s; event data ~${size} B`,
+        `  load average (1 min) ${loadStart.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end: other work on this machine skews every figure`,
+        `  A  throughput   ${N} events: ${aRate.toFixed(0)} events/s (recorded in ${recordSecs.toFixed(1)} s, all received after ${aSecs.toFixed(1)} s)`,
+        `                  latency p50 ${ms(pct(aLat, 50))}  p99 ${ms(pct(aLat, 99))}  max ${ms(aLat.at(-1) ?? 0)}; duplicates ${a.duplicates}, missing ${a.missing.length}`,
+        `                  ${aAttempts}`,
+        `  B  at ${RATE}/s     ${bCount} events offered at ${offered.toFixed(1)}/s: latency p50 ${ms(pct(bLat, 50))}  p99 ${ms(bP99)}  max ${ms(bLat.at(-1) ?? 0)}; duplicates ${b.duplicates}, missing ${b.missing.length}`,
+        `                  ${bAttempts}`,
+        `                  seconds with an event slower than 1 s: ${slowSeconds.length ? slowSeconds.map((x) => `+${x}`).join(' ') : 'none'}; endpoint workflow runs so far (continue-as-new): ${runs}`,
+        `  bare loop      ${N} signed POSTs, ${settings.concurrency} in flight: ${bareRate.toFixed(0)} events/s (${bareSecs.toFixed(1)} s); duplicates ${bare.duplicates}`,
+        `  ratio          ${ratio.toFixed(2)} service/bare (target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); p99 at ${RATE}/s < 1 s: ${bP99 < 1000 ? 'met' : 'NOT met'}`,
+        '',
+      ].join('\n'),
+    );
+    if (problems.length) throw new Error(problems.join('; '));
+  } finally {
+    await cleanups.run();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench:webhooks failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
