@@ -61,11 +61,14 @@ export function orderPayloadBuilder(urlSigner: UrlSignerSource): OrderPayloadBui
 /** All activities, built from their dependencies; worker.ts wires the real ones, tests may override. */
 export function createActivities(deps: ActivityDeps) {
   const secretBox = lazySecretBox(deps.db, deps.config?.SECRET_ENCRYPTION_KEY);
-  const buildOrderPayload = orderPayloadBuilder(lazyUrlSigner(deps.db, deps.config ?? {}));
+  const urlSigner = lazyUrlSigner(deps.db, deps.config ?? {});
+  const buildOrderPayload = orderPayloadBuilder(urlSigner);
   const wake = deps.wakeEndpoints ?? ((ids: string[]) => wakeEndpoints(Context.current().client, ids));
   return {
     ...createUserActivities(deps),
-    ...createOrderActivities({ ...deps, buildOrderPayload, wakeEndpoints: wake }),
+    // The payload builder runs inside the write transaction; what it needs from the pool (the URL signing
+    // secret) is loaded before the transaction takes its connection, or a full pool would wait on itself.
+    ...createOrderActivities({ ...deps, buildOrderPayload, beforeWrite: () => urlSigner().then(() => undefined), wakeEndpoints: wake }),
     ...createWebhookActivities({ ...deps, settings: webhookSettings(deps.config), secretBox, wake }),
     ...createLabReportActivities({
       ...deps,

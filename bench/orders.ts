@@ -156,6 +156,7 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench:orders failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  const cause = err instanceof Error && err.cause ? `\ncaused by: ${err.cause instanceof Error ? err.cause.stack : String(err.cause)}` : '';
+  process.stderr.write(`bench:orders failed: ${err instanceof Error ? err.stack : String(err)}${cause}\n`);
   process.exit(1);
 });

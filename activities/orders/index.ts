@@ -24,10 +24,12 @@ interface Deps {
   buildOrderPayload: OrderPayloadBuilder;
   /** Wakes the delivery workflows of endpoints that got new events. */
   wakeEndpoints: (endpointIds: string[]) => Promise<void>;
+  /** Loads what the payload builder needs outside the transaction (it must not use the pool inside one). */
+  beforeWrite?: () => Promise<void>;
 }
 
 /** Activities of the lab-order workflow. Each is idempotent: a retry after a crash changes nothing twice. */
-export function createOrderActivities({ db, logger, buildOrderPayload, wakeEndpoints }: Deps) {
+export function createOrderActivities({ db, logger, buildOrderPayload, wakeEndpoints, beforeWrite = async () => {} }: Deps) {
   /**
    * After the event's transaction committed: wake the endpoints it was queued for. Looked up rather
    * than passed along, so a retried activity (whose write found everything done) still wakes them.
@@ -45,6 +47,7 @@ export function createOrderActivities({ db, logger, buildOrderPayload, wakeEndpo
       outboxEventId: string;
       then?: { low: LowLevelStatus; outboxEventId: string }[];
     }) {
+      await beforeWrite();
       const then = input.then ?? [];
       const created = await insertOrderRecord(
         db,
@@ -68,6 +71,7 @@ export function createOrderActivities({ db, logger, buildOrderPayload, wakeEndpo
       outboxEventId: string;
       patch: { registration?: RegistrationInput | null; shipment?: ShipmentRecord | null; results?: ResultsInput | null };
     }) {
+      await beforeWrite();
       const patch: TransitionPatch = {};
       const reg = input.patch.registration;
       if (reg) {

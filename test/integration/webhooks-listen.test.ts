@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { recordTeamEvent } from '../../db/queries/events.js';
 import { signedHeaders } from '../../domain/webhooks/signing.js';
-import { wakeEndpoints } from '../../lib/webhook-wake.js';
+import { emitEvents } from '../support/webhooks.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
 import { unusedPort } from '../support/receiver.js';
 
@@ -32,21 +31,8 @@ function listen(args: string[]) {
   return { child, out, exited };
 }
 
-/** Events straight into the team's log (as any writer records them), then the endpoints are woken. */
-async function emit(teamId: string, count: number) {
-  const ids: string[] = [];
-  const woken = new Set<string>();
-  for (let i = 0; i < count; i++) {
-    const id = randomUUID();
-    ids.push(id);
-    const endpoints = await stack.db.db.transaction((tx) =>
-      recordTeamEvent(tx, { id, teamId, eventType: 'labtest.order.updated', data: { n: i, id, status: 'completed' }, createdAt: new Date() }),
-    );
-    endpoints.forEach((e) => woken.add(e));
-  }
-  await wakeEndpoints(stack.temporal, [...woken]);
-  return ids;
-}
+const emit = (teamId: string, count: number) =>
+  emitEvents(stack, teamId, count, { data: (n, id) => ({ n, id, status: 'completed' }) });
 
 /** A team with an endpoint registered through the API for a listener on a free port; the listener running. */
 async function registeredListener() {

@@ -3,53 +3,28 @@ import { VitalError } from '@tryvital/vital-node';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { recordTeamEvent } from '../../db/queries/events.js';
 import { outboxEvents, webhookEndpoints } from '../../db/schema/index.js';
-import { wakeEndpoints } from '../../lib/webhook-wake.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
 import { eventually, http, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';
-import { TestReceiver, type Received } from '../support/receiver.js';
+import type { Behaviour, Received } from '../support/receiver.js';
+import { Receivers, createEndpoint, emitEvents, type EndpointJson } from '../support/webhooks.js';
 
 let stack: TestStack;
-const receivers: TestReceiver[] = [];
+const receivers = new Receivers();
 beforeAll(async () => {
   stack = await startTestStack();
 });
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.stop()));
-});
+afterEach(() => receivers.stopAll());
 afterAll(async () => {
   await stack?.close();
 });
 
-async function receiver(behaviour?: ConstructorParameters<typeof TestReceiver>[0]) {
-  const r = new TestReceiver(behaviour);
-  receivers.push(r);
-  return r.start();
-}
+const receiver = (behaviour?: Behaviour) => receivers.start(behaviour);
 
-type EndpointJson = { id: string; secret: string; url: string; event_types: string[]; enabled: boolean; description: string };
+const endpoint = (apiKey: string, url: string, extra: Record<string, unknown> = {}) => createEndpoint(stack, apiKey, url, extra);
 
-async function endpoint(apiKey: string, url: string, extra: Record<string, unknown> = {}): Promise<EndpointJson> {
-  const res = await http(stack, 'POST', '/v2/webhooks/endpoints', { apiKey, body: { url, ...extra } });
-  expect(res.status).toBe(201);
-  return res.json as unknown as EndpointJson;
-}
-
-async function emit(teamId: string, count: number, eventType = 'labtest.order.updated', subjectId: string | null = null) {
-  const ids: string[] = [];
-  const woken = new Set<string>();
-  for (let i = 0; i < count; i++) {
-    const id = randomUUID();
-    ids.push(id);
-    const eps = await stack.db.db.transaction((tx) =>
-      recordTeamEvent(tx, { id, teamId, eventType, data: { n: i }, subjectId, createdAt: new Date() }),
-    );
-    eps.forEach((e) => woken.add(e));
-  }
-  await wakeEndpoints(stack.temporal, [...woken]);
-  return ids;
-}
+const emit = (teamId: string, count: number, eventType = 'labtest.order.updated', subjectId: string | null = null) =>
+  emitEvents(stack, teamId, count, { eventType, subjectId });
 
 const ids = (rs: Received[]) => rs.map((r) => String(r.headers['webhook-id']));
 

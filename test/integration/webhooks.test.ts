@@ -4,36 +4,25 @@ import { eq } from 'drizzle-orm';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { recordTeamEvent } from '../../db/queries/events.js';
 import { outboxEvents, teams, webhookEndpoints } from '../../db/schema/index.js';
-import { wakeEndpoints } from '../../lib/webhook-wake.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
 import { eventually, http, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';
-import { TestReceiver, unusedPort, type Received } from '../support/receiver.js';
+import { unusedPort, type Behaviour, type Received } from '../support/receiver.js';
+import { Receivers, createEndpoint, emitEvents } from '../support/webhooks.js';
 
 let stack: TestStack;
-const receivers: TestReceiver[] = [];
+const receivers = new Receivers();
 beforeAll(async () => {
   stack = await startTestStack();
 });
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.stop()));
-});
+afterEach(() => receivers.stopAll());
 afterAll(async () => {
   await stack?.close();
 });
 
-async function receiver(behaviour?: ConstructorParameters<typeof TestReceiver>[0], port?: number) {
-  const r = new TestReceiver(behaviour);
-  receivers.push(r);
-  return r.start(port);
-}
+const receiver = (behaviour?: Behaviour, port?: number) => receivers.start(behaviour, port);
 
-async function endpoint(apiKey: string, url: string, extra: Record<string, unknown> = {}) {
-  const res = await http(stack, 'POST', '/v2/webhooks/endpoints', { apiKey, body: { url, ...extra } });
-  expect(res.status).toBe(201);
-  return res.json as unknown as { id: string; secret: string; url: string; event_types: string[]; enabled: boolean };
-}
+const endpoint = (apiKey: string, url: string, extra: Record<string, unknown> = {}) => createEndpoint(stack, apiKey, url, extra);
 
 /** Verifies a delivery with both the Standard Webhooks and the Svix verifiers, and returns its envelope. */
 function verified(r: Received, secret: string) {
@@ -47,21 +36,7 @@ function verified(r: Received, secret: string) {
   return r.json;
 }
 
-/** Events straight into a team's log (as any writer records them), then the endpoints are woken. */
-async function emit(teamId: string, count: number, eventType = 'labtest.order.updated') {
-  const ids: string[] = [];
-  const woken = new Set<string>();
-  for (let i = 0; i < count; i++) {
-    const id = randomUUID();
-    ids.push(id);
-    const endpoints = await stack.db.db.transaction((tx) =>
-      recordTeamEvent(tx, { id, teamId, eventType, data: { n: i, id }, subjectId: null, createdAt: new Date() }),
-    );
-    endpoints.forEach((e) => woken.add(e));
-  }
-  await wakeEndpoints(stack.temporal, [...woken]);
-  return ids;
-}
+const emit = (teamId: string, count: number, eventType?: string) => emitEvents(stack, teamId, count, eventType ? { eventType } : {});
 
 async function orderTeam() {
   const team = await newTeam(stack);
