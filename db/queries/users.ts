@@ -66,6 +66,27 @@ export async function findUser(db: DbOrTx, teamId: string, userId: string): Prom
   return row ?? null;
 }
 
+const userWithConnectionsQueries = new WeakMap<object, ReturnType<typeof buildUserWithConnections>>();
+const buildUserWithConnections = (db: DbOrTx) =>
+  db
+    .select({ user: users, connection: providerConnections })
+    .from(users)
+    .leftJoin(providerConnections, eq(providerConnections.userId, users.id))
+    .where(and(eq(users.teamId, sql.placeholder('teamId')), eq(users.id, sql.placeholder('userId'))))
+    .orderBy(asc(providerConnections.createdAt))
+    .prepare('find_user_with_connections');
+
+/** A user of the team with its connections (oldest first), in one round trip; null when not the team's. */
+export async function findUserWithConnections(
+  db: DbOrTx,
+  teamId: string,
+  userId: string,
+): Promise<{ user: UserRow; connections: ConnectionRow[] } | null> {
+  const rows = await preparedFor(userWithConnectionsQueries, db, () => buildUserWithConnections(db)).execute({ teamId, userId });
+  if (rows.length === 0) return null;
+  return { user: rows[0]!.user, connections: rows.flatMap((r) => (r.connection ? [r.connection] : [])) };
+}
+
 export async function findUserByClientUserId(db: DbOrTx, teamId: string, clientUserId: string): Promise<UserRow | null> {
   const [row] = await db
     .select()

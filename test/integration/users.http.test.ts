@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { providerConnections } from '../../db/schema/index.js';
 import { mintApiKey } from '../../domain/api-keys.js';
 import { http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
 
@@ -149,6 +150,22 @@ describe('GET /v2/user/{user_id}, /resolve, /providers', () => {
     expect(missing.json.detail).toBe('User not found');
     expect((await http(stack, 'GET', `/v2/user/providers/${MISSING_UUID}`, { apiKey })).status).toBe(404);
     expect((await http(stack, 'GET', '/v2/user/resolve/nobody-here', { apiKey })).status).toBe(404);
+  });
+
+  it('shows a user with its connected sources, oldest first (one joined read), and never another team\'s', async () => {
+    const { apiKey, userId } = await teamWithUser();
+    const t0 = Date.now();
+    await stack.db.db.insert(providerConnections).values([
+      { userId, provider: 'oura', createdAt: new Date(t0 - 1000) },
+      { userId, provider: 'fitbit', createdAt: new Date(t0 - 5000) },
+    ]);
+    const res = await http(stack, 'GET', `/v2/user/${userId}`, { apiKey });
+    expect(res.status).toBe(200);
+    const sources = res.json.connected_sources as { provider: { slug: string }; created_on: string }[];
+    expect(sources.map((s) => s.provider.slug)).toEqual(['fitbit', 'oura']);
+    expect(sources[0]!.created_on).toBe(new Date(t0 - 5000).toISOString());
+    const other = await newTeam(stack);
+    expect((await http(stack, 'GET', `/v2/user/${userId}`, { apiKey: other.apiKey })).status).toBe(404);
   });
 
   it('lists connected providers of a user', async () => {

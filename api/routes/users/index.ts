@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { Db } from '../../../db/client.js';
 import {
   findUser,
+  findUserWithConnections,
   findUserByClientUserId,
   insertUser,
   listConnections,
@@ -139,8 +140,10 @@ export function usersRoutes({ db, temporal, deletionGraceSeconds }: UsersDeps) {
 
   app.get('/:user_id', async (c) => {
     const { user_id } = parse(userIdParam, c.req.param(), 'path');
-    const user = requireLive(await findUser(db, c.get('teamId'), user_id));
-    return c.json(await withConnections(user));
+    // The hottest read: user and connections in one round trip (bench:api).
+    const found = await findUserWithConnections(db, c.get('teamId'), user_id);
+    const user = requireLive(found?.user ?? null);
+    return c.json(toClientFacingUser(user, found!.connections));
   });
 
   app.patch('/:user_id', async (c) => {
