@@ -3,7 +3,15 @@ import { Context } from '@temporalio/activity';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { recordTeamEvent } from '../../db/queries/events.js';
-import { dueDeliveries, findEndpointById, nextDueAt, recordAttempt, type DueDelivery, type EndpointRow } from '../../db/queries/webhooks.js';
+import {
+  dueDeliveries,
+  findEndpointById,
+  nextDueAt,
+  recordAttempts,
+  type AttemptRecord,
+  type DueDelivery,
+  type EndpointRow,
+} from '../../db/queries/webhooks.js';
 import { webhookEndpoints } from '../../db/schema/index.js';
 import { outcomeOf, shouldDisable } from '../../domain/webhooks/retry.js';
 import { signedHeaders, type EventEnvelope } from '../../domain/webhooks/signing.js';
@@ -11,6 +19,9 @@ import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { DeliverDueResult } from '../../workflows/webhooks/definitions.js';
 import { postEvent } from './http.js';
+
+/** Answers written per transaction. */
+const WRITE_BATCH = 32;
 
 export interface WebhookSettings {
   /** Seconds before attempt 1, 2, … (its length is the number of attempts). */
@@ -96,15 +107,23 @@ export function createWebhookActivities(deps: Deps) {
       let delivered = 0;
       let failed = 0;
       let gone: string | null = null;
+      const secrets = signingSecrets(endpoint, box, new Date());
+      // Answers are written in small batches (one transaction each), not one transaction per POST. A worker
+      // that dies before a batch is written re-sends those events: at least once, never lost.
+      const unwritten: AttemptRecord[] = [];
+      const write = async () => {
+        await recordAttempts(db, unwritten.splice(0));
+        Context.current().heartbeat({ delivered, failed });
+      };
       await inParallel(due, settings.concurrency, async ({ delivery, event }) => {
         if (gone) return;
         const at = new Date();
         const body = envelopeOf(event);
-        const headers = signedHeaders(signingSecrets(endpoint, box, at), event.id, at, body);
+        const headers = signedHeaders(secrets, event.id, at, body);
         const sent = await postEvent(endpoint.url, headers, body, settings.timeoutMs);
         const attempts = delivery.attempts + 1;
         const outcome = outcomeOf(sent.result, attempts, settings.retrySchedule, new Date());
-        await recordAttempt(db, {
+        unwritten.push({
           deliveryId: delivery.id,
           attemptedAt: at,
           statusCode: sent.result.statusCode,
@@ -117,8 +136,9 @@ export function createWebhookActivities(deps: Deps) {
         if (outcome.status === 'delivered') delivered++;
         else failed++;
         if (outcome.status === 'failed' && outcome.disableEndpoint) gone = outcome.reason;
-        Context.current().heartbeat({ delivered, failed });
+        if (unwritten.length >= WRITE_BATCH) await write();
       });
+      await write();
 
       const now = new Date();
       if (gone) {

@@ -150,27 +150,35 @@ export interface AttemptRecord {
   outcome: { status: 'delivered' } | { status: 'pending'; nextAttemptAt: Date } | { status: 'failed' };
 }
 
-/** Stores one attempt and moves its delivery on; only a still-pending delivery changes. */
-export async function recordAttempt(db: DbOrTx, a: AttemptRecord): Promise<void> {
+/**
+ * Stores attempts and moves their deliveries on, in one transaction and two statements whatever their
+ * number (a round's answers are written together, not one transaction per POST). Only deliveries
+ * that are still pending change.
+ */
+export async function recordAttempts(db: DbOrTx, list: AttemptRecord[]): Promise<void> {
+  if (list.length === 0) return;
   await db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      deliveryId: a.deliveryId,
-      attemptedAt: a.attemptedAt,
-      statusCode: a.statusCode,
-      durationMs: a.durationMs,
-      responseBody: a.responseBody,
-      error: a.error,
-    });
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        status: a.outcome.status,
-        attempts: a.attempts,
-        lastAttemptAt: a.attemptedAt,
-        nextAttemptAt: a.outcome.status === 'pending' ? a.outcome.nextAttemptAt : null,
-        deliveredAt: a.outcome.status === 'delivered' ? a.attemptedAt : null,
-      })
-      .where(and(eq(webhookDeliveries.id, a.deliveryId), eq(webhookDeliveries.status, 'pending')));
+    await tx.insert(webhookAttempts).values(
+      list.map((a) => ({
+        deliveryId: a.deliveryId,
+        attemptedAt: a.attemptedAt,
+        statusCode: a.statusCode,
+        durationMs: a.durationMs,
+        responseBody: a.responseBody,
+        error: a.error,
+      })),
+    );
+    const ts = (d: Date | null) => (d ? sql`${d.toISOString()}::timestamptz` : sql`null::timestamptz`);
+    const rows = list.map(
+      (a) =>
+        sql`(${a.deliveryId}::uuid, ${a.outcome.status}, ${a.attempts}::int, ${ts(a.outcome.status === 'pending' ? a.outcome.nextAttemptAt : null)}, ${ts(a.attemptedAt)}, ${ts(a.outcome.status === 'delivered' ? a.attemptedAt : null)})`,
+    );
+    await tx.execute(sql`
+      update ${webhookDeliveries} as d
+      set status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at,
+          last_attempt_at = v.last_attempt_at, delivered_at = v.delivered_at
+      from (values ${sql.join(rows, sql`, `)}) as v(id, status, attempts, next_attempt_at, last_attempt_at, delivered_at)
+      where d.id = v.id and d.status = 'pending'`);
   });
 }
 
