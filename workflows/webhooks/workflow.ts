@@ -1,4 +1,4 @@
-import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { createWebhookActivities } from '../../activities/webhooks/index.js';
 import { workflowNow } from '../shared/time.js';
 import {
@@ -20,6 +20,13 @@ const { deliverDue } = proxyActivities<ReturnType<typeof createWebhookActivities
 /** Even with nothing pending, look again this often (a safety net for a lost wake-up signal). */
 const IDLE_CHECK_MS = 60 * 60 * 1000;
 const ROUNDS_PER_RUN = 250;
+/**
+ * Every wake-up signal and round adds to the history; a long history makes a replay (after a cache
+ * eviction, or the retried last task of a run) take seconds (bench:webhooks: ~3 s at ~4,000 events).
+ * Runs now end once the history passes this many events.
+ */
+const MAX_HISTORY_EVENTS = 1000;
+const SHORT_RUNS = 'webhook-endpoint-short-runs';
 
 export async function webhookEndpointWorkflow(input: WebhookEndpointInput): Promise<void> {
   let woken = false;
@@ -29,7 +36,8 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointInput): Prom
   });
   setHandler(endpointStateQuery, () => state);
 
-  while (state.rounds < ROUNDS_PER_RUN && !workflowInfo().continueAsNewSuggested) {
+  const longEnough = () => patched(SHORT_RUNS) && workflowInfo().historyLength >= MAX_HISTORY_EVENTS;
+  while (state.rounds < ROUNDS_PER_RUN && !workflowInfo().continueAsNewSuggested && !longEnough()) {
     woken = false;
     const round: DeliverDueResult = await deliverDue({ endpointId: input.endpointId });
     state.rounds++;
