@@ -1,6 +1,6 @@
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
-import { outboxEvents } from '../schema/index.js';
-import { fanOutEvent } from './webhooks.js';
+import { outboxEvents, webhookDeliveries, webhookEndpoints } from '../schema/index.js';
 
 export interface NewTeamEvent {
   /** Stable id: the same on every retry of the writer and every delivery, resend and replay. */
@@ -16,25 +16,28 @@ export interface NewTeamEvent {
 }
 
 /**
- * Appends an event to the team's event log and queues it for every endpoint that wants it, inside
- * the caller's transaction. Idempotent on the event id: a second call writes nothing. Returns the
- * endpoints that got work (to be woken once the transaction has committed).
+ * Appends an event to the team's event log and queues it for every enabled endpoint of the team that
+ * wants it (exact filters, dotted prefixes, or no filters), inside the caller's transaction and in one
+ * statement. Idempotent on the event id: a second call writes nothing. Returns the endpoints that got
+ * work (to be woken once the transaction has committed).
  */
 export async function recordTeamEvent(tx: DbOrTx, e: NewTeamEvent): Promise<string[]> {
-  const [inserted] = await tx
-    .insert(outboxEvents)
-    .values({
-      id: e.id,
-      teamId: e.teamId,
-      userId: e.userId ?? null,
-      clientUserId: e.clientUserId ?? null,
-      eventType: e.eventType,
-      subjectId: e.subjectId ?? null,
-      data: e.data,
-      createdAt: e.createdAt,
-    })
-    .onConflictDoNothing()
-    .returning({ id: outboxEvents.id });
-  if (!inserted) return [];
-  return fanOutEvent(tx, { id: e.id, teamId: e.teamId, eventType: e.eventType });
+  const at = e.createdAt.toISOString();
+  const rows = await tx.execute<{ endpoint_id: string }>(sql`
+    with event as (
+      insert into ${outboxEvents} (id, team_id, user_id, client_user_id, event_type, subject_id, data, created_at)
+      values (${e.id}, ${e.teamId}, ${e.userId ?? null}, ${e.clientUserId ?? null}, ${e.eventType}, ${e.subjectId ?? null},
+              ${JSON.stringify(e.data)}::jsonb, ${at}::timestamptz)
+      on conflict do nothing
+      returning id, team_id, event_type
+    )
+    insert into ${webhookDeliveries} (event_id, endpoint_id, team_id, status, trigger, attempts, next_attempt_at, created_at)
+    select event.id, w.id, w.team_id, 'pending', 'event', 0, ${at}::timestamptz, ${at}::timestamptz
+    from event join ${webhookEndpoints} w on w.team_id = event.team_id
+    where w.enabled
+      and (cardinality(w.event_types) = 0 or exists (
+        select 1 from unnest(w.event_types) f
+        where f = event.event_type or (right(f, 1) = '.' and starts_with(event.event_type, f))))
+    returning endpoint_id`);
+  return [...new Set([...rows].map((r) => r.endpoint_id))];
 }
