@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     logger.fatal('worker.ts needs DATABASE_URL and TEMPORAL_ADDRESS (npm run dev starts everything for you)');
     process.exit(1);
   }
-  const dbh = createDb(config.DATABASE_URL);
+  const dbh = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, db: dbh.db, logger, config });
   logger.info({ task_queue: SERVICE_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker polling');

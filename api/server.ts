@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     logger.fatal('api/server.ts needs DATABASE_URL and TEMPORAL_ADDRESS (npm run dev starts everything for you)');
     process.exit(1);
   }
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE });
   const temporal = await connectClient(
     config.TEMPORAL_ADDRESS,
     config.TEMPORAL_NAMESPACE,

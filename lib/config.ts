@@ -16,6 +16,8 @@ export const configSchema = z.object({
     .regex(/^[^\s:/]+:\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:7233')
     .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  /** Connections each API or worker process keeps to Postgres. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SERVICE_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
   SERVICE_REGION: z.enum(['us', 'eu']).default('us'),
   DATA_DIR: z.string().min(1).default('.data'),

@@ -88,7 +88,7 @@ export default async function setup(project: TestProject) {
       uiPort: null,
       namespace: 'default',
       // Namespaces no shared worker polls: each durability test runs (and kills) a worker process of its own there.
-      extraNamespaces: ['durability', 'durability-webhooks'],
+      extraNamespaces: ['durability', 'durability-webhooks', 'small-pool'],
       cliPath: process.env.TEMPORAL_CLI_PATH,
       log,
     });
