@@ -36,12 +36,22 @@ if (typeof spawnWorker === 'function') {
 }
 const { createWorker, OEM, PSM } = require('tesseract.js') as typeof Tesseract;
 
+/** Language dirs not removed yet: removed at exit too, if OCR was never stopped (a killed process still leaves them). */
+const liveDirs = new Set<string>();
+process.once('exit', () => liveDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  liveDirs.delete(dir);
+}
+
 /**
  * tesseract.js takes one directory for all languages, while each data package has its own: link
  * them side by side in a private temp dir. The `_best_int` models are the LSTM-only integer ones.
  */
 function languageDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'labflow-tessdata-'));
+  liveDirs.add(dir);
   for (const code of OCR_LANGUAGES) {
     const pkg = require(`@tesseract.js-data/${code}`) as { langPath: string };
     const file = join(`${pkg.langPath}_best_int`, `${code}.traineddata.gz`);
@@ -76,7 +86,7 @@ async function start(): Promise<Running> {
     await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '1' });
     return { worker, dir, thread: lastThread };
   } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir);
     throw err;
   }
 }
@@ -90,7 +100,7 @@ export async function stopOcr(): Promise<void> {
   if (!r) return;
   try {
     const { worker, dir } = await r;
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir);
     await worker.terminate();
   } catch {
     // it never started, or is already gone
