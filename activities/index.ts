@@ -7,7 +7,8 @@ import { loadConfig, type Config } from '../lib/config.js';
 import { wakeEndpoints } from '../lib/webhook-wake.js';
 import { createWebhookActivities, type WebhookSettings } from './webhooks/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
-import { orderView, type UrlSignerSource } from '../db/queries/order-view.js';
+import { orderView } from '../db/queries/order-view.js';
+import type { UrlSigner } from '../lib/url-signing.js';
 import type { OrderPayloadBuilder } from '../db/queries/orders.js';
 import type { Logger } from '../lib/logger.js';
 import { createOrderActivities } from './orders/index.js';
@@ -49,10 +50,15 @@ export function webhookSettings(config: ActivityDeps['config'] = {}): WebhookSet
   };
 }
 
-/** The order exactly as GET /v3/order/{id} returns it, read inside the writing transaction. */
-export function orderPayloadBuilder(urlSigner: UrlSignerSource): OrderPayloadBuilder {
+/**
+ * The order exactly as GET /v3/order/{id} returns it, read inside the writing transaction. It takes a
+ * loaded signer: inside a transaction nothing may wait for another pool connection (a full pool would
+ * wait on itself).
+ */
+export function orderPayloadBuilder(signer: UrlSigner): OrderPayloadBuilder {
+  const source = () => Promise.resolve(signer);
   return async (tx, teamId, orderId) => {
-    const view = await orderView(tx, teamId, orderId, loadLabTestViews, urlSigner);
+    const view = await orderView(tx, teamId, orderId, loadLabTestViews, source);
     if (!view) throw new Error(`order ${orderId} not found while building its event`);
     return view;
   };
@@ -62,13 +68,10 @@ export function orderPayloadBuilder(urlSigner: UrlSignerSource): OrderPayloadBui
 export function createActivities(deps: ActivityDeps) {
   const secretBox = lazySecretBox(deps.db, deps.config?.SECRET_ENCRYPTION_KEY);
   const urlSigner = lazyUrlSigner(deps.db, deps.config ?? {});
-  const buildOrderPayload = orderPayloadBuilder(urlSigner);
   const wake = deps.wakeEndpoints ?? ((ids: string[]) => wakeEndpoints(Context.current().client, ids));
   return {
     ...createUserActivities(deps),
-    // The payload builder runs inside the write transaction; what it needs from the pool (the URL signing
-    // secret) is loaded before the transaction takes its connection, or a full pool would wait on itself.
-    ...createOrderActivities({ ...deps, buildOrderPayload, beforeWrite: () => urlSigner().then(() => undefined), wakeEndpoints: wake }),
+    ...createOrderActivities({ ...deps, orderPayload: async () => orderPayloadBuilder(await urlSigner()), wakeEndpoints: wake }),
     ...createWebhookActivities({ ...deps, settings: webhookSettings(deps.config), secretBox, wake }),
     ...createLabReportActivities({
       ...deps,

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
+import { onceRetrying } from './once.js';
 
 const ENCODING = 'binary/encrypted';
 const enc = new TextEncoder();
@@ -13,22 +14,13 @@ const dec = new TextDecoder();
  * later rotation can keep old keys for decoding.
  */
 export class EncryptionCodec implements PayloadCodec {
-  private key: Promise<{ id: string; bytes: Buffer }> | null = null;
+  private readonly currentKey: () => Promise<{ id: string; bytes: Buffer }>;
 
-  constructor(private readonly masterKey: () => Promise<Buffer>) {}
-
-  private currentKey() {
-    this.key ??= this.masterKey().then(
-      (master) => {
-        const bytes = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'labflow temporal payloads v1', 32));
-        return { id: createHash('sha256').update(bytes).digest('hex').slice(0, 16), bytes };
-      },
-      (err: unknown) => {
-        this.key = null;
-        throw err;
-      },
-    );
-    return this.key;
+  constructor(masterKey: () => Promise<Buffer>) {
+    this.currentKey = onceRetrying(async () => {
+      const bytes = Buffer.from(hkdfSync('sha256', await masterKey(), Buffer.alloc(0), 'labflow temporal payloads v1', 32));
+      return { id: createHash('sha256').update(bytes).digest('hex').slice(0, 16), bytes };
+    });
   }
 
   async encode(payloads: Payload[]): Promise<Payload[]> {

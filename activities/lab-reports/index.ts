@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../../db/client.js';
 import { insertParsingJob, patchParsingJob, transitionParsingJob, type NewParsingJob, type ParsingJobRow } from '../../db/queries/lab-reports.js';
-import { endpointsPendingFor } from '../../db/queries/webhooks.js';
+import { eventAnnouncer } from '../webhooks/announce.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import type { ExtractedPage, FailureReason, ParsedResult, ReportMetadata } from '../../domain/lab-report/types.js';
 import { BlobNotFoundError, type BlobStore } from '../../lib/blob-store.js';
@@ -31,10 +31,7 @@ const HEARTBEAT_MS = 5_000;
 
 /** Activities of the lab-report parsing workflow; each is idempotent on retry. */
 export function createLabReportActivities({ db, logger, blobs, wakeEndpoints }: Deps) {
-  async function announce(eventId: string): Promise<void> {
-    const endpoints = await endpointsPendingFor(db, [eventId]);
-    if (endpoints.length) await wakeEndpoints(endpoints);
-  }
+  const announce = eventAnnouncer(db, wakeEndpoints);
 
   return {
     /** The job row, `upload_pending`. */

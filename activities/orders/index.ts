@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { endpointsPendingFor } from '../../db/queries/webhooks.js';
+import { eventAnnouncer } from '../webhooks/announce.js';
 import { criticalResultEventId } from '../../db/queries/orders.js';
 import {
   insertOrderRecord,
@@ -20,24 +20,18 @@ import type { ShipmentRecord } from '../../workflows/lab-order/shipment.js';
 interface Deps {
   db: Db;
   logger: Logger;
-  /** The order exactly as GET /v3/order/{id} returns it: the payload of its webhook events. */
-  buildOrderPayload: OrderPayloadBuilder;
+  /**
+   * The builder of webhook payloads (the order exactly as GET /v3/order/{id} returns it), with what it
+   * needs loaded: asked for before each write's transaction, as it runs inside it.
+   */
+  orderPayload: () => Promise<OrderPayloadBuilder>;
   /** Wakes the delivery workflows of endpoints that got new events. */
   wakeEndpoints: (endpointIds: string[]) => Promise<void>;
-  /** Loads what the payload builder needs outside the transaction (it must not use the pool inside one). */
-  beforeWrite?: () => Promise<void>;
 }
 
 /** Activities of the lab-order workflow. Each is idempotent: a retry after a crash changes nothing twice. */
-export function createOrderActivities({ db, logger, buildOrderPayload, wakeEndpoints, beforeWrite = async () => {} }: Deps) {
-  /**
-   * After the event's transaction committed: wake the endpoints it was queued for. Looked up rather
-   * than passed along, so a retried activity (whose write found everything done) still wakes them.
-   */
-  async function announce(...eventIds: string[]): Promise<void> {
-    const endpoints = await endpointsPendingFor(db, eventIds);
-    if (endpoints.length) await wakeEndpoints(endpoints);
-  }
+export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints }: Deps) {
+  const announce = eventAnnouncer(db, wakeEndpoints);
 
   return {
     /** The order row with its first event(s) and their webhook events; `then` are the steps that follow creation at once. */
@@ -47,7 +41,7 @@ export function createOrderActivities({ db, logger, buildOrderPayload, wakeEndpo
       outboxEventId: string;
       then?: { low: LowLevelStatus; outboxEventId: string }[];
     }) {
-      await beforeWrite();
+      const buildOrderPayload = await orderPayload();
       const then = input.then ?? [];
       const created = await insertOrderRecord(
         db,
@@ -71,7 +65,7 @@ export function createOrderActivities({ db, logger, buildOrderPayload, wakeEndpo
       outboxEventId: string;
       patch: { registration?: RegistrationInput | null; shipment?: ShipmentRecord | null; results?: ResultsInput | null };
     }) {
-      await beforeWrite();
+      const buildOrderPayload = await orderPayload();
       const patch: TransitionPatch = {};
       const reg = input.patch.registration;
       if (reg) {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { outboxEvents, webhookDeliveries, webhookEndpoints } from '../schema/index.js';
+import { endpointWants } from './webhooks.js';
 
 export interface NewTeamEvent {
   /** Stable id: the same on every retry of the writer and every delivery, resend and replay. */
@@ -32,12 +33,9 @@ export async function recordTeamEvent(tx: DbOrTx, e: NewTeamEvent): Promise<stri
       returning id, team_id, event_type
     )
     insert into ${webhookDeliveries} (event_id, endpoint_id, team_id, status, trigger, attempts, next_attempt_at, created_at)
-    select event.id, w.id, w.team_id, 'pending', 'event', 0, ${at}::timestamptz, ${at}::timestamptz
-    from event join ${webhookEndpoints} w on w.team_id = event.team_id
-    where w.enabled
-      and (cardinality(w.event_types) = 0 or exists (
-        select 1 from unnest(w.event_types) f
-        where f = event.event_type or (right(f, 1) = '.' and starts_with(event.event_type, f))))
+    select event.id, ${webhookEndpoints.id}, ${webhookEndpoints.teamId}, 'pending', 'event', 0, ${at}::timestamptz, ${at}::timestamptz
+    from event join ${webhookEndpoints} on ${webhookEndpoints.teamId} = event.team_id
+    where ${webhookEndpoints.enabled} and ${endpointWants(e.eventType)}
     returning endpoint_id`);
   return [...new Set([...rows].map((r) => r.endpoint_id))];
 }

@@ -75,20 +75,19 @@ export interface ParsingJobTransition {
 /**
  * One transaction: the job row changes and its webhook event (payload: the job as GET returns it) is
  * written to the event log. If the job is no longer in a `from` state, nothing happens: that is a retry
- * after this very transaction committed (its event then exists already), or the job was erased. Returns
- * the endpoints to wake.
+ * after this very transaction committed (its event then exists already), or the job was erased.
  */
-export async function transitionParsingJob(db: DbOrTx, t: ParsingJobTransition): Promise<{ applied: boolean; endpoints: string[] }> {
+export async function transitionParsingJob(db: DbOrTx, t: ParsingJobTransition): Promise<{ applied: boolean }> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(parsingJobs).where(eq(parsingJobs.id, t.jobId)).for('update');
     // Gone with its user or team (erasure cascades): nothing left to change or announce.
-    if (!row) return { applied: false, endpoints: [] };
+    if (!row) return { applied: false };
     const inState = t.from.status.includes(row.status) && (!t.from.reviewStatus || t.from.reviewStatus.includes(row.reviewStatus));
-    if (!inState) return { applied: false, endpoints: [] };
+    if (!inState) return { applied: false };
     const patch = typeof t.patch === 'function' ? t.patch(row) : t.patch;
     const [updated] = await tx.update(parsingJobs).set(patch).where(eq(parsingJobs.id, t.jobId)).returning();
     const [user] = await tx.select({ clientUserId: users.clientUserId }).from(users).where(eq(users.id, row.userId));
-    const endpoints = await recordTeamEvent(tx, {
+    await recordTeamEvent(tx, {
       id: t.event.id,
       teamId: row.teamId,
       eventType: t.event.eventType,
@@ -98,6 +97,6 @@ export async function transitionParsingJob(db: DbOrTx, t: ParsingJobTransition):
       subjectId: row.id,
       createdAt: updated!.updatedAt,
     });
-    return { applied: true, endpoints };
+    return { applied: true };
   });
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx } from '../client.js';
 import { createUrlSigner, publicBaseUrl, type UrlSigner } from '../../lib/url-signing.js';
+import { onceRetrying } from '../../lib/once.js';
 import { serviceSecret } from './service-secrets.js';
 
 export interface UrlSigningConfig {
@@ -21,10 +22,5 @@ export async function loadUrlSigner(db: DbOrTx, config: UrlSigningConfig): Promi
 
 /** `loadUrlSigner` once per process (again after a failure, e.g. Postgres down at the first call). */
 export function lazyUrlSigner(db: DbOrTx, config: UrlSigningConfig): () => Promise<UrlSigner> {
-  let signer: Promise<UrlSigner> | null = null;
-  return () =>
-    (signer ??= loadUrlSigner(db, config).catch((err: unknown) => {
-      signer = null;
-      throw err;
-    }));
+  return onceRetrying(() => loadUrlSigner(db, config));
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { serviceSecrets } from '../schema/index.js';
+import { onceRetrying } from '../../lib/once.js';
 import { createSecretBox, parseKey, type SecretBox } from '../../lib/secret-box.js';
 
 /**
@@ -31,20 +32,10 @@ export async function loadMasterKey(db: DbOrTx, envKey: string | undefined): Pro
 
 /** `loadMasterKey` once per process (again after a failure). */
 export function lazyMasterKey(db: DbOrTx, envKey: string | undefined): () => Promise<Buffer> {
-  let key: Promise<Buffer> | null = null;
-  return () =>
-    (key ??= loadMasterKey(db, envKey).catch((err: unknown) => {
-      key = null;
-      throw err;
-    }));
+  return onceRetrying(() => loadMasterKey(db, envKey));
 }
 
 /** `loadSecretBox` once per process (again after a failure, e.g. Postgres down at the first call). */
 export function lazySecretBox(db: DbOrTx, envKey: string | undefined): () => Promise<SecretBox> {
-  let box: Promise<SecretBox> | null = null;
-  return () =>
-    (box ??= loadSecretBox(db, envKey).catch((err: unknown) => {
-      box = null;
-      throw err;
-    }));
+  return onceRetrying(() => loadSecretBox(db, envKey));
 }

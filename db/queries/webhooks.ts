@@ -6,8 +6,8 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type EventRow = typeof outboxEvents.$inferSelect;
 
-/** SQL: does endpoint `e` want events of `type` (exact filters, dotted prefixes, or no filters)? */
-const wants = (type: string) =>
+/** SQL: does the endpoint (a `webhook_endpoints` row) want events of `type` (exact filters, dotted prefixes, or no filters)? */
+export const endpointWants = (type: string) =>
   sql`(cardinality(${webhookEndpoints.eventTypes}) = 0 or exists (
         select 1 from unnest(${webhookEndpoints.eventTypes}) f
         where f = ${type} or (right(f, 1) = '.' and starts_with(${type}, f))))`;
@@ -23,7 +23,7 @@ export async function fanOutEvent(
   onlyEndpointId?: string,
 ): Promise<string[]> {
   const now = new Date();
-  const conditions: SQL[] = [eq(webhookEndpoints.teamId, event.teamId), eq(webhookEndpoints.enabled, true), wants(event.eventType)];
+  const conditions: SQL[] = [eq(webhookEndpoints.teamId, event.teamId), eq(webhookEndpoints.enabled, true), endpointWants(event.eventType)];
   if (onlyEndpointId) conditions.push(eq(webhookEndpoints.id, onlyEndpointId));
   const rows = await tx
     .insert(webhookDeliveries)
