@@ -6,7 +6,6 @@
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -19,6 +18,7 @@ import { orders } from '../db/schema/index.js';
 import { startEmbeddedPostgres } from '../lib/embedded-postgres.js';
 import { startTemporalDevServer } from '../lib/temporal-dev-server.js';
 import { testkitLabTest } from '../test/support/catalog-fixture.js';
+import { freePort, percentile, pool } from './support.js';
 
 const N = Number(process.env.BENCH_ORDERS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -26,30 +26,7 @@ const ACTIVITY_CALLS = 10; // createOrderRecord, 7 × recordTransition, simulate
 const BASELINE_TASK_QUEUE = 'bench-baseline';
 const log = (m: string) => process.stderr.write(`[bench:orders] ${m}\n`);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function pool<T>(count: number, concurrency: number, fn: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) {
-        const i = next++;
-        out[i] = await fn(i);
-      }
-    }),
-  );
-  return out;
-}
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = percentile;
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'labflow-bench-'));

@@ -26,6 +26,21 @@ export async function freePort(): Promise<number> {
 /** p-th percentile of an ascending array. */
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
+/** Runs `fn(0…count-1)` with at most `concurrency` in flight; results in index order. */
+export async function pool<T>(count: number, concurrency: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        const i = next++;
+        out[i] = await fn(i);
+      }
+    }),
+  );
+  return out;
+}
+
 export type Cleanups = ReturnType<typeof cleanupStack>;
 
 /**

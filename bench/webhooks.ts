@@ -30,7 +30,7 @@ import { newEndpointSecret, signedHeaders } from '../domain/webhooks/signing.js'
 import { serviceDataConverter } from '../lib/payload-codec.js';
 import { wakeEndpoints } from '../lib/webhook-wake.js';
 import { webhookEndpointWorkflowId } from '../workflows/webhooks/definitions.js';
-import { benchLog, cleanupStack, percentile, scratchServices } from './support.js';
+import { benchLog, cleanupStack, percentile, pool, scratchServices } from './support.js';
 import { BenchReceiver } from './webhooks-receiver.js';
 
 const N = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -42,15 +42,6 @@ const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 300) * 1000;
 const settings = webhookSettings();
 const log = benchLog('bench:webhooks');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function pool(count: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) await fn(next++);
-    }),
-  );
-}
 
 const pct = (sorted: number[], p: number) => (sorted.length ? percentile(sorted, p) : NaN);
 
