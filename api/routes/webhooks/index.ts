@@ -264,10 +264,13 @@ export function webhooksRoutes(deps: WebhooksDeps) {
       startAt: body.start_at ?? undefined,
       endAt: body.start_at ? (body.end_at ?? new Date()) : undefined,
     });
+    // All of them queued or none (one transaction), then the endpoints are woken once each.
     const woken = new Set<string>();
-    for (const e of events) {
-      for (const endpoint of await fanOutEvent(db, { id: e.id, teamId, eventType: e.eventType }, 'resend')) woken.add(endpoint);
-    }
+    await db.transaction(async (tx) => {
+      for (const e of events) {
+        for (const endpoint of await fanOutEvent(tx, { id: e.id, teamId, eventType: e.eventType }, 'resend')) woken.add(endpoint);
+      }
+    });
     await wake([...woken]);
     return c.json({ order_ids: events.map((e) => e.subjectId).filter((v): v is string => v !== null) });
   });
