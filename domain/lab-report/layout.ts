@@ -19,8 +19,48 @@ function cleanCell(text: string): string {
   return squash(text.replace(/[|¦│]/g, ' ').replace(/\.{3,}|_{3,}/g, ' '));
 }
 
+const BARE_NUM = /^[([]?[-−]?\d[\d.,]*[)\]]?$/;
+const OPENS = /^[([]/;
+const CLOSES = /[)\]]$/;
+
+/**
+ * Whether chunk b (and c) continue a range begun in chunk a. Widely spaced fonts split "(130 - 180)"
+ * into "(130" "-" "180)", or "130 -" "180", or "130" "- 180". A bare minus sign hugs its number
+ * ("-2.0"), so a dash standing apart is a joint. Three bare pieces "4.5" "-" "4.2" could also be a value,
+ * an empty flag cell and a previous result: they join only when brackets pair them or when a number
+ * came earlier in the line (the value, so this is the range after it).
+ */
+function continuesRange(a: string, b: string, c: string | undefined, numberBefore: boolean): 'two' | 'three' | undefined {
+  if (/^[-–—]$/.test(b) && c !== undefined && BARE_NUM.test(a) && BARE_NUM.test(c) && !CLOSES.test(a) && !OPENS.test(c)) {
+    const paired = OPENS.test(a) && CLOSES.test(c);
+    const unbracketed = !OPENS.test(a) && !CLOSES.test(c);
+    if (paired || (unbracketed && numberBefore)) return 'three';
+  }
+  if (/\d\s*[-–—]$/.test(a) && /^[-−]?\d/.test(b) && BARE_NUM.test(b.split(/\s/)[0]!)) return 'two';
+  if (/\d[-–—]?$/.test(a) && !/[-–—]$/.test(a) && /^(?:[-–—]\s+|[–—]\s*)\d/.test(b)) return 'two';
+  return undefined;
+}
+
+/** Join chunks that are the pieces of one range (see continuesRange); the first piece's x is kept. */
+function joinSplitRanges(chunks: Chunk[]): Chunk[] {
+  const out: Chunk[] = [];
+  for (let i = 0; i < chunks.length; i++) {
+    const a = chunks[i]!;
+    const numberBefore = out.some((c) => /(?:^|\s)[<>≤≥]?[-−]?\d/.test(c.text));
+    const join = chunks[i + 1] ? continuesRange(a.text, chunks[i + 1]!.text, chunks[i + 2]?.text, numberBefore) : undefined;
+    const take = join === 'three' ? 3 : join === 'two' ? 2 : 1;
+    out.push({ ...a, text: chunks.slice(i, i + take).map((c) => c.text).join(' ') });
+    i += take - 1;
+  }
+  return out;
+}
+
 /** Chunks of a line: its cells, or runs separated by two or more spaces, a tab or a bar. */
 export function chunksOf(line: TextLine): Chunk[] {
+  return joinSplitRanges(rawChunks(line));
+}
+
+function rawChunks(line: TextLine): Chunk[] {
   if (line.cells && line.cells.length > 0) {
     return line.cells
       .map((c) => ({ text: cleanCell(c.text), x: c.x, positioned: true }))

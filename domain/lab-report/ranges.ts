@@ -26,10 +26,27 @@ const UPPER = new RegExp(String.raw`^(?:(<=|=<|≤|<)|(?:up to|upto|bis|max\.?|m
 const LOWER = new RegExp(String.raw`^(?:(>=|=>|≥|>)|(?:min\.?|minimum|sup\.? a|superieur a|greater than|above|over|uber|grosser als|mehr als|>\s*=))\s*(${N})`, 'i');
 const SEX_LABEL = /\b(m|f|w|h|male|female|men|women|manner|frauen|hommes|femmes|mann|frau)\s*[:=]/i;
 
+/**
+ * "(130 - 180)", "(<5.0)", "[> 1.0]": brackets around a whole range are print decoration, not part of
+ * it. The French "[3,5 ; 5,3]" keeps its brackets (they are its notation).
+ */
+function stripEnclosing(text: string): string {
+  const m = /^[([]\s*([^()[\]]*?)\s*[)\]]$/.exec(text);
+  if (m) return !m[1]!.includes(';') && m[1] !== '' ? m[1]! : text;
+  // One bracket without its partner ("135-145)" after "(Ref:"): a leftover of the sentence around it.
+  const open = (text.match(/[([]/g) ?? []).length;
+  const close = (text.match(/[)\]]/g) ?? []).length;
+  return open === close ? text : text.replace(/^[([]\s*|\s*[)\]]$/g, '');
+}
+
+/** Printed in a range column to say no range applies ("Not Estab."): a text range without bounds. */
+const NO_RANGE = /^(not estab(lished|\.)?|none established|not applicable)$/i;
+
 /** Parse a reference range; undefined when the text is not one. */
 export function parseRange(raw: string, decimalComma: boolean): ParsedRange | undefined {
-  const text = raw.trim().replace(/\s+/g, ' ');
+  const text = stripEnclosing(raw.trim().replace(/\s+/g, ' '));
   if (text === '') return undefined;
+  if (NO_RANGE.test(text)) return { text, minInclusive: true, maxInclusive: true };
   const folded = foldText(text).replace(/[≤]/g, '<=').replace(/[≥]/g, '>=');
   const base: ParsedRange = { text, minInclusive: true, maxInclusive: true };
 

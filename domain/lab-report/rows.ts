@@ -11,7 +11,7 @@ import { isAmbiguousFlag, parseFlag, type ParsedFlag } from './flags.js';
 import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole } from './layout.js';
 import { parseRange, type ParsedRange } from './ranges.js';
 import { squash } from './text.js';
-import { type Token, tokenize } from './tokens.js';
+import { applyRangeLabels, type Token, tokenize } from './tokens.js';
 import { type TextLine } from './types.js';
 import { isUnitToken, unitKind } from './units.js';
 import { parseValue, type ParsedValue } from './values.js';
@@ -37,9 +37,19 @@ export interface RowOptions {
 
 const VALUE_KINDS = new Set(['num', 'pct', 'cmp', 'ratio', 'qual']);
 
-/** Clean a printed test name: bullets, trailing colons and dot leaders go. */
+/**
+ * Clean a printed test name: bullets, trailing colons, dot leaders and the dash that joins a name to
+ * its value in running text ("Sodium — 140") go. A hyphen is kept when it hugs a word ("HCV Ab-").
+ */
 function cleanName(raw: string): string {
-  return squash(raw.replace(/^[\s*•·\-–>]+/, '').replace(/[\s:.=_]+$/, '').replace(/\.{2,}/g, ' '));
+  const name = raw.replace(/^[\s*•·▪◦‣\-–—>]+/, '').replace(/\.{2,}/g, ' ');
+  return squash(name.replace(/(?:\s+-|[\s:.=_–—])+$/, ''));
+}
+
+/** Tokens of a run of chunks, with inline range labels applied across chunk gaps ("Ref:" | "3.5-5.0"). */
+function tokensOf(chunks: { text: string }[], firstIndex: number, decimalComma: boolean): Token[] {
+  const tokens = chunks.flatMap((c, i) => tokenize(c.text, firstIndex + i));
+  return applyRangeLabels(tokens, (text) => parseRange(text, decimalComma) !== undefined);
 }
 
 /** A unit written into the name, "Glucose (mg/dL)", is the unit; take it out of the name. */
@@ -70,7 +80,7 @@ function pickValueIndex(tokens: Token[], rangeBeforeResult: boolean): number {
   if (qual >= 0) return qual;
   // Urine sediment counts are printed as spans ("0-2 /hpf"); a span is the value only when it is the
   // first of two, or carries a per-field unit.
-  const spans = tokens.map((t, i) => ({ t, i })).filter(({ t }) => t.kind === 'range');
+  const spans = tokens.map((t, i) => ({ t, i })).filter(({ t }) => t.kind === 'range' && !t.labelled && /\d/.test(t.text));
   const perField = tokens.some((t) => t.kind === 'unit' && unitKind(t.text) === 'per-field');
   if (spans.length >= 2 || (spans.length === 1 && perField)) return spans[rangeBeforeResult && spans.length > 1 ? 1 : 0]!.i;
   return -1;
@@ -115,6 +125,7 @@ function assignFields(tokens: Token[], opts: RowOptions, rangeBeforeResult: bool
         break;
       }
       case 'date':
+      case 'sep':
         break;
       default:
         // A performing-site code closing the line ("EN", "01") is not a field.
@@ -131,10 +142,18 @@ function unitInside(text: string): string | undefined {
   return m && isUnitToken(m[1]!) ? m[1] : undefined;
 }
 
-function candidate(name: string, f: Fields, viaColumns: boolean): RowCandidate | undefined {
+/**
+ * A name with a bound or a span inside ("Low <1.00 Average 1.00 - 3.00") is a legend or a note that
+ * slipped into the name column, not a test, unless the LOINC table knows it.
+ */
+function nameHasBounds(name: string, opts: RowOptions): boolean {
+  return tokenize(name, 0).some((t) => BOUND_KINDS.has(t.kind) && /\d/.test(t.text)) && !opts.isKnownName(name);
+}
+
+function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOptions): RowCandidate | undefined {
   if (!f.value) return undefined;
   const split = unitFromName(cleanName(name));
-  if (!/\p{L}.*\p{L}/u.test(split.name)) return undefined;
+  if (!/\p{L}.*\p{L}/u.test(split.name) || nameHasBounds(split.name, opts)) return undefined;
   // "35%": the percent sign printed on the value is its unit.
   const unit = f.unit ?? split.unit ?? (f.value.type === 'percentage' ? '%' : undefined);
   return { name: split.name, value: f.value, unit, range: f.range, flag: f.flag, viaColumns, extraNumbers: f.extraNumbers };
@@ -163,7 +182,7 @@ function assignColumns(chunks: Chunk[], layout: ColumnLayout): Map<ColumnRole, s
 
 /** A unit cell holds a unit or words, never a number or a range (that would mean the columns slipped). */
 function unitCellOk(text: string): boolean {
-  return text === '' || tokenize(text, 0).every((t) => t.kind === 'unit' || t.kind === 'word');
+  return text === '' || tokenize(text, 0).every((t) => t.kind === 'unit' || t.kind === 'word' || t.kind === 'sep');
 }
 
 /** Read a row through the header's columns; undefined if the cells do not fit the columns. */
@@ -172,7 +191,7 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   if (!cells) return undefined;
   const text = (role: ColumnRole): string => (cells.get(role) ?? []).join(' ');
   const name = text('name');
-  const f = assignFields(tokenize(text('result'), 0), opts, false);
+  const f = assignFields(tokensOf([{ text: text('result') }], 0, opts.decimalComma), opts, false);
   if (!f.value || f.leftoverWords > 0 || name === '' || !unitCellOk(text('unit'))) return undefined;
   if (text('unit') !== '') f.unit = text('unit');
   const rangeText = text('range');
@@ -183,7 +202,7 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   }
   const flagText = text('flag');
   if (flagText !== '') f.flag = parseFlag(flagText) ?? f.flag;
-  return candidate(name, f, true);
+  return candidate(name, f, true, opts);
 }
 
 /**
@@ -204,7 +223,7 @@ function byTokens(allTokens: Token[], opts: RowOptions): RowCandidate | undefine
   const rangeBefore = rangeFirst(opts.layout);
   let fallback: RowCandidate | undefined;
   for (let i = 1; i < tokens.length; i++) {
-    if (!VALUE_KINDS.has(tokens[i]!.kind) && !(tokens[i]!.kind === 'range' && tokens[i - 1]!.kind !== 'range')) continue;
+    if (!VALUE_KINDS.has(tokens[i]!.kind) && !(tokens[i]!.kind === 'range' && !tokens[i]!.labelled && tokens[i - 1]!.kind !== 'range')) continue;
     let nameTokens = tokens.slice(0, i);
     if (nameTokens.some((t) => t.kind === 'date')) return fallback;
     // A flag printed before the value ("Glucose H 105") belongs to the fields, not the name.
@@ -214,7 +233,7 @@ function byTokens(allTokens: Token[], opts: RowOptions): RowCandidate | undefine
     const inner = nameTokens.slice(1).some((t) => VALUE_KINDS.has(t.kind) && t.kind !== 'qual');
     if (inner && !opts.isKnownName(name)) continue;
     const f = assignFields(tokens.slice(flagFirst ? i - 1 : i), opts, rangeBefore);
-    const row = candidate(name, f, false);
+    const row = candidate(name, f, false, opts);
     if (!row) continue;
     if (f.leftoverWords === 0 && f.extraNumbers === 0) return row;
     fallback ??= f.leftoverWords === 0 ? row : undefined;
@@ -222,22 +241,57 @@ function byTokens(allTokens: Token[], opts: RowOptions): RowCandidate | undefine
   return fallback;
 }
 
+/**
+ * A chunk that already holds a value with its unit after a name ("Sodium — 140 mmol/L") is not a bare
+ * name, whatever the later chunks hold (a range, a flag, a bound that could pass for a value).
+ */
+function holdsValueAndUnit(tokens: Token[]): boolean {
+  return tokens.some(
+    (t, i) =>
+      i > 0 &&
+      (t.kind === 'num' || t.kind === 'pct' || t.kind === 'cmp') &&
+      tokens.slice(0, i).some((n) => /\p{L}{2}/u.test(n.text)) &&
+      tokens[i + 1]?.kind === 'unit' &&
+      tokens.slice(i + 1).every((n) => n.kind === 'unit' || n.kind === 'flag' || n.kind === 'sep'),
+  );
+}
+
+const BOUND_KINDS = new Set(['cmp', 'range']);
+
+/**
+ * A legend of categories with cut-offs, "Low <1.00  Average 1.00 - 3.00  High >3.00" or "Desirable <200
+ * Borderline 200-239": two or more word-labelled bounds and no plain number. It explains results; it is
+ * not one. (A one-letter flag is not a category label: "HDL >90 H >39" stays a row.)
+ */
+export function isLegendLine(tokens: Token[]): boolean {
+  if (tokens.some((t) => t.kind === 'num' || t.kind === 'pct' || t.labelled)) return false;
+  let labelled = 0;
+  tokens.forEach((t, i) => {
+    const prev = tokens[i - 1];
+    if (BOUND_KINDS.has(t.kind) && prev && (prev.kind === 'word' || prev.kind === 'flag' || prev.kind === 'qual') && /\p{L}{3}/u.test(prev.text)) labelled++;
+  });
+  return labelled >= 2;
+}
+
 /** Read a line as a result row, or undefined when it is not one. */
 export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undefined {
   const chunks = chunksOf(line);
   if (chunks.length === 0) return undefined;
+  const all = tokensOf(chunks, 0, opts.decimalComma);
+  if (isLegendLine(all)) return undefined;
   if (opts.layout && chunks.length >= 2) {
     const row = byColumns(chunks, opts);
     if (row) return row;
   }
   // The first chunk is the name when later chunks hold the value; else split inside the text.
-  if (chunks.length >= 2 && /\p{L}/u.test(chunks[0]!.text)) {
-    const rest = chunks.slice(1).flatMap((c, i) => tokenize(c.text, i + 1));
+  const first = tokenize(chunks[0]!.text, 0);
+  const firstIsName = !holdsValueAndUnit(first) || opts.isKnownName(chunks[0]!.text);
+  if (chunks.length >= 2 && /\p{L}/u.test(chunks[0]!.text) && firstIsName) {
+    const rest = tokensOf(chunks.slice(1), 1, opts.decimalComma);
     const f = assignFields(rest, opts, rangeFirst(opts.layout));
-    const row = f.leftoverWords <= 1 ? candidate(chunks[0]!.text, f, false) : undefined;
-    const endsWithValue = VALUE_KINDS.has(tokenize(chunks[0]!.text, 0).at(-1)?.kind ?? 'word');
+    const row = f.leftoverWords <= 1 ? candidate(chunks[0]!.text, f, false, opts) : undefined;
+    const endsWithValue = VALUE_KINDS.has(first.at(-1)?.kind ?? 'word');
     if (row && (!endsWithValue || opts.isKnownName(chunks[0]!.text))) return row;
   }
-  const all = chunks.flatMap((c, i) => tokenize(c.text, i));
   return byTokens(all, opts);
 }

@@ -8,24 +8,43 @@ import { parseFlag } from './flags.js';
 import { foldSameLength } from './text.js';
 import { NUMBER_SOURCE, QUALITATIVE_PHRASES } from './values.js';
 
-export type TokenKind = 'num' | 'pct' | 'cmp' | 'range' | 'ratio' | 'date' | 'qual' | 'unit' | 'flag' | 'word';
+export type TokenKind = 'num' | 'pct' | 'cmp' | 'range' | 'ratio' | 'date' | 'qual' | 'unit' | 'flag' | 'label' | 'sep' | 'word';
 
 export interface Token {
   kind: TokenKind;
   text: string;
   /** Index of the chunk the token came from (chunk boundaries are column gaps). */
   chunk: number;
+  /** A range introduced by a label ("normal range 135-145", "Ref: <100"): never the value. */
+  labelled?: boolean;
 }
 
 const N = NUMBER_SOURCE;
 // A number must end at a space, the end, a percent sign, a flag letter or a star: "25-OH" and "B12" are words.
 const END = String.raw`(?=\s|$|%|[*!,;)\]]|(?:HH|LL|H|L)(?:\s|$))`;
+// Words that introduce an inline reference range: "normal range", "Ref:", "Referenzbereich", "VN:".
+const RANGE_LABEL = new RegExp(
+  String.raw`[\[(]?\s*(?:` +
+  [
+    String.raw`(?:normal|reference|ref\.?|expected)\s+(?:range|interval|values?)\s*:?`,
+    String.raw`(?:range|normal|normals|reference|ref\.?|norm|referenz|vn|n|v\.r\.)\s*:`,
+    String.raw`(?:referenzbereich|referenzwerte?|normbereich|normalbereich|normwerte?)\s*:?`,
+    String.raw`(?:valeurs?\s+(?:de\s+reference|normales|usuelles)|intervalle\s+de\s+reference)\s*:?`,
+  ].join('|') + String.raw`)(?=\s|$|(?<=:)[\d<>≤≥])`,
+  'iy',
+);
+const BOUND_WORDS = String.raw`(?:up to|upto|bis|jusqu'?à|max\.?|min\.?|unter|über|less than|greater than|inférieur à|supérieur à)`;
+
 const PATTERNS: [TokenKind, RegExp][] = [
+  // "(<5.0)", "[> 1.0]", "(up to 5)": a bound in brackets is a range printed alone, never a value.
+  ['range', new RegExp(String.raw`[\[(]\s*(?:(?:[<>≤≥]=?|=<|=>)|${BOUND_WORDS})\s*${N}\s*[\])](?=\s|$|[,;])`, 'iy')],
+  // "Not Estab." / "Not established": the range column says there is no range; its text is the range.
+  ['range', /(?:not\s+estab(?:lished|\.)?|none\s+established|not\s+applicable)(?=\s|$)/iy],
   // Ranges before dates: "3.5-10" is a range, "2024-03-15" fails the range's end check and is a date.
   ['range', new RegExp(String.raw`(?:(?:m|f|w|male|female|men|women|männer|frauen|hommes|femmes)\s*[:=]\s*${N}\s*[-–—]\s*${N}\s*[,;/]?\s*){1,3}(?=\s|$)`, 'iy')],
   ['range', new RegExp(String.raw`[\[(]?\s*${N}\s*(?:[-–—]|\s(?:to|bis|à|a)\s)\s*${N}\s*[\])]?${END}`, 'iy')],
   ['range', new RegExp(String.raw`[\[(]\s*${N}\s*;\s*${N}\s*[\])]`, 'y')],
-  ['range', new RegExp(String.raw`(?:up to|upto|bis|jusqu'?à|max\.?|min\.?|unter|über|less than|greater than|inférieur à|supérieur à)\s*${N}${END}`, 'iy')],
+  ['range', new RegExp(String.raw`${BOUND_WORDS}\s*${N}${END}`, 'iy')],
   ['date', /\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?:\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]m)?)?(?=\s|$)/iy],
   ['range', /(?:[<>≤≥]=?)\s*1\s?:\s?\d{1,5}(?=\s|$)/y],
   ['cmp', new RegExp(String.raw`(?:[<>≤≥]=?|=<|=>)\s*${N}(?:\s?%)?${END}`, 'y')],
@@ -49,7 +68,29 @@ function matchAt(re: RegExp, text: string, pos: number): string | undefined {
 function classifyWord(word: string): TokenKind {
   if (isUnitToken(word)) return 'unit';
   if (parseFlag(word)) return 'flag';
+  // Dashes, bullets and commas between fields ("Sodium — 140", "45 mg/dL, ...") say nothing.
+  if (/^[\p{P}\p{S}]+$/u.test(word)) return 'sep';
   return 'word';
+}
+
+/**
+ * The printed word at pos. A comma or semicolon closing a unit or a flag ("mg/dL,") is punctuation of
+ * the sentence, so it is split off; on other words it stays ("Glucose, fasting" is one name).
+ */
+function wordAt(text: string, pos: number): string {
+  const re = /\S+/y;
+  re.lastIndex = pos;
+  const w = re.exec(text)![0];
+  const bare = w.replace(/[,;]+$/, '');
+  return bare !== w && bare !== '' && classifyWord(bare) !== 'word' ? bare : w;
+}
+
+/** "mg/dL)" closing a bracketed range, "(mmol/L": a bracket with no partner is not part of the unit. */
+function unbracketUnit(text: string): string {
+  const open = (text.match(/[([]/g) ?? []).length;
+  const close = (text.match(/[)\]]/g) ?? []).length;
+  if (open === close) return text;
+  return text.replace(/^[([]+|[)\]]+$/g, '');
 }
 
 /** Join unit spellings that reports print with spaces: "x 10^3/µL", "10 ^9/L", "mL/min/1.73 m2". */
@@ -72,10 +113,12 @@ export function tokenize(chunkText: string, chunk: number): Token[] {
       pos++;
       continue;
     }
-    const atWordStart = pos === 0 || /\s/.test(text[pos - 1]!);
+    const atWordStart = pos === 0 || /\s/.test(text[pos - 1]!) || tokens.at(-1)?.kind === 'label';
     let found: { kind: TokenKind; len: number } | undefined;
     if (atWordStart) {
-      for (const [kind, re] of PATTERNS) {
+      const label = matchAt(RANGE_LABEL, folded, pos);
+      if (label) found = { kind: 'label', len: label.length };
+      for (const [kind, re] of found ? [] : PATTERNS) {
         const m = matchAt(re, text, pos);
         if (m) {
           found = { kind, len: m.length };
@@ -97,12 +140,11 @@ export function tokenize(chunkText: string, chunk: number): Token[] {
       }
     }
     if (!found) {
-      const word = /\S+/y;
-      word.lastIndex = pos;
-      const w = word.exec(text)![0];
+      const w = wordAt(text, pos);
       found = { kind: classifyWord(w), len: w.length };
     }
-    tokens.push({ kind: found.kind, text: text.slice(pos, pos + found.len).trim(), chunk });
+    const tokenText = text.slice(pos, pos + found.len).trim();
+    tokens.push({ kind: found.kind, text: found.kind === 'unit' ? unbracketUnit(tokenText) : tokenText, chunk });
     pos += found.len;
   }
   return splitTrailingMarks(tokens);
@@ -111,4 +153,26 @@ export function tokenize(chunkText: string, chunk: number): Token[] {
 /** "150*" / "6.2H" were read as a number then a mark: make sure the mark is its own flag token. */
 function splitTrailingMarks(tokens: Token[]): Token[] {
   return tokens.map((t) => (t.kind === 'word' && /^[*!]+$/.test(t.text) ? { ...t, kind: 'flag' as const } : t));
+}
+
+/**
+ * A range label makes the token after it the reference range, even one that could pass for a value
+ * ("normal range >40", "Ref: 135-145"); the label itself is dropped. A label with no range after it is
+ * an ordinary word.
+ */
+export function applyRangeLabels(tokens: Token[], isRange: (text: string) => boolean): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind !== 'label') {
+      out.push(t);
+      continue;
+    }
+    const next = tokens[i + 1];
+    if (next && (next.kind === 'range' || next.kind === 'cmp' || next.kind === 'qual') && isRange(next.text)) {
+      out.push({ ...next, kind: 'range', labelled: true });
+      i++;
+    } else out.push({ ...t, kind: 'word' });
+  }
+  return out;
 }
