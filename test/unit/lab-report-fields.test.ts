@@ -4,6 +4,7 @@ import { parseFlag } from '../../domain/lab-report/flags.js';
 import { interpret } from '../../domain/lab-report/interpret.js';
 import { extractMetadata, splitPersonName } from '../../domain/lab-report/metadata.js';
 import { parseRange } from '../../domain/lab-report/ranges.js';
+import { applyRangeLabels, tokenize } from '../../domain/lab-report/tokens.js';
 import { unitKind } from '../../domain/lab-report/units.js';
 import { normaliseNumber, parseValue } from '../../domain/lab-report/values.js';
 
@@ -77,6 +78,73 @@ describe('reference ranges', () => {
   });
 });
 
+describe('reference ranges: brackets and no-range markers', () => {
+  it.each([
+    ['(130 - 180)', '130 - 180', 130, 180],
+    ['[4.0 - 11.0]', '4.0 - 11.0', 4, 11],
+    ['(<5.0)', '<5.0', undefined, 5],
+    ['(>1.0)', '>1.0', 1, undefined],
+    ['135-145)', '135-145', 135, 145],
+  ])('%s is read as %s', (raw, text, min, max) => {
+    const r = parseRange(raw, false)!;
+    expect(r.text).toBe(text);
+    expect(r.min).toBe(min);
+    expect(r.max).toBe(max);
+  });
+
+  it('keeps the brackets of the French "[a ; b]" notation', () => {
+    expect(parseRange('[3,5 ; 5,3]', true)).toMatchObject({ text: '[3,5 ; 5,3]', min: 3.5, max: 5.3 });
+  });
+
+  it('"Not Estab." is a range text without bounds', () => {
+    const r = parseRange('Not Estab.', false)!;
+    expect(r.text).toBe('Not Estab.');
+    expect(r.min).toBeUndefined();
+    expect(r.max).toBeUndefined();
+    expect(r.qualitative).toBeUndefined();
+  });
+});
+
+describe('tokens: range labels, bracketed bounds, separators', () => {
+  const kinds = (text: string) => tokenize(text, 0).map((t) => [t.kind, t.text]);
+  const labelled = (text: string) =>
+    applyRangeLabels(tokenize(text, 0), (t) => parseRange(t, false) !== undefined).map((t) => [t.kind, t.text, t.labelled ?? false]);
+
+  it('reads a bracketed bound as a range, not a word or a value', () => {
+    expect(kinds('3.9 mmol/L (<5.0)')).toEqual([['num', '3.9'], ['unit', 'mmol/L'], ['range', '(<5.0)']]);
+    expect(kinds('[> 1.0]')).toEqual([['range', '[> 1.0]']]);
+  });
+
+  it.each([
+    ['normal range 135-145', '135-145'],
+    ['normal range >40', '>40'],
+    ['Ref: <100', '<100'],
+    ['Ref:3.5-5.0', '3.5-5.0'],
+    ['Referenzbereich: 135-145', '135-145'],
+    ['Norm: 3,5-5,1', '3,5-5,1'],
+    ['valeurs de référence : 135 à 145', '135 à 145'],
+    ['VN: 0.5-1.2', '0.5-1.2'],
+    ['(Ref: 135-145)', '135-145)'],
+    ['reference range: Negative', 'Negative'],
+  ])('"%s": the label makes the next token the range', (text, range) => {
+    expect(labelled(text)).toEqual([['range', range, true]]);
+  });
+
+  it('a label without a range after it is an ordinary word; "normal" alone is not a label', () => {
+    expect(labelled('Ref: 12 lab')).toEqual([['word', 'Ref:', false], ['num', '12', false], ['word', 'lab', false]]);
+    expect(kinds('Normal')).toEqual([['qual', 'Normal']]);
+  });
+
+  it('dashes and a comma after a unit are separators; a comma inside a name stays', () => {
+    expect(kinds('Sodium — 140 mmol/L, ok')).toEqual([['word', 'Sodium'], ['sep', '—'], ['num', '140'], ['unit', 'mmol/L'], ['sep', ','], ['word', 'ok']]);
+    expect(kinds('Glucose, fasting')).toEqual([['word', 'Glucose,'], ['word', 'fasting']]);
+  });
+
+  it('"Not Estab." in a range column is one range token', () => {
+    expect(kinds('59 % Not Estab. 01')).toEqual([['num', '59'], ['unit', '%'], ['range', 'Not Estab.'], ['num', '01']]);
+  });
+});
+
 describe('flags', () => {
   it.each([
     ['H', 'abnormal', 'high'],
@@ -95,6 +163,8 @@ describe('flags', () => {
 
   it('drops brackets and is not fooled by words', () => {
     expect(parseFlag('(H)')).toMatchObject({ flag: 'H', direction: 'high' });
+    expect(parseFlag('[High]')).toMatchObject({ flag: 'High', direction: 'high' });
+    expect(parseFlag('(L)')).toMatchObject({ flag: 'L', direction: 'low' });
     expect(parseFlag('Glucose')).toBeUndefined();
   });
 });

@@ -294,6 +294,104 @@ describe('parseLabReport: OCR-like lines (single spaces, no cells)', () => {
   });
 });
 
+describe('parseLabReport: ranges split over cells, inline labels, legends', () => {
+  it('joins a range whose pieces a wide font put in separate cells, and strips its brackets', () => {
+    const { results } = parse(
+      page(1, [
+        cells(1, [50, 'Haemoglobin'], [232, '149'], [282, 'g/L'], [372, '(130'], [398, '-'], [408, '180)']),
+        cells(2, [50, 'Red cell count'], [232, '6.89 H'], [282, 'x10^12/L'], [372, '(4.50'], [403, '-'], [413, '6.50)']),
+        cells(3, [50, 'Sodium'], [232, '138'], [282, 'mmol/L'], [372, '133 -'], [398, '146']),
+        cells(4, [50, 'Potassium'], [232, '4.5'], [282, 'mmol/L'], [372, '3.5'], [392, '- 5.3']),
+        cells(5, [50, 'Base Excess'], [232, '-2.0'], [282, 'mmol/L'], [372, '-3'], [392, '-'], [403, '3']),
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.units, r.reference_range_text, r.min_reference_range, r.max_reference_range, r.flag])).toEqual([
+      ['Haemoglobin', '149', 'g/L', '130 - 180', 130, 180, undefined],
+      ['Red cell count', '6.89', 'x10^12/L', '4.50 - 6.50', 4.5, 6.5, 'H'],
+      ['Sodium', '138', 'mmol/L', '133 - 146', 133, 146, undefined],
+      ['Potassium', '4.5', 'mmol/L', '3.5 - 5.3', 3.5, 5.3, undefined],
+      ['Base Excess', '-2.0', 'mmol/L', '-3 - 3', -3, 3, undefined],
+    ]);
+  });
+
+  it('does not join a value, an empty cell dash and a previous result', () => {
+    const { results } = parse(page(1, [cells(1, [50, 'Potassium'], [232, '4.5'], [282, '-'], [330, '4.2'], [400, 'mmol/L'])]));
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([['Potassium', '4.5']]);
+  });
+
+  it('reads bracketed bounds "(<5.0)" and "(>1.0)" as ranges', () => {
+    const { results } = parse(
+      page(1, [cells(1, [50, 'Cholesterol'], [232, '3.9'], [282, 'mmol/L'], [372, '(<5.0)']), cells(2, [50, 'HDL Cholesterol'], [232, '1.2'], [282, 'mmol/L'], [372, '(>1.0)'])]),
+    );
+    expect(byName(results, 'Cholesterol')).toMatchObject({ value: '3.9', reference_range_text: '<5.0', max_reference_range: 5, interpretation: 'normal' });
+    expect(byName(results, 'HDL Cholesterol')).toMatchObject({ value: '1.2', reference_range_text: '>1.0', min_reference_range: 1, interpretation: 'normal' });
+  });
+
+  it('narrative lines: name — value unit in one chunk, a labelled range, a bracketed flag', () => {
+    const { results } = parse(
+      page(1, [
+        cells(1, [74, '• Sodium — 140 mmol/L'], [190, 'normal range 135-145']),
+        cells(2, [74, '• Potassium — 5.2 mmol/L'], [200, 'normal range 3.5-5.0'], [301, '[High]']),
+        cells(3, [74, '• HDL cholesterol — 36 mg/dL'], [216, 'normal range >40'], [303, '[Low]']),
+        cells(4, [74, '• Calcium — 8.5 mg/dL']),
+        cells(5, [74, 'Glucose, fasting .................. 81 mg/dL'], [356, 'Ref: 70-99']),
+        'Triglycerides — 174 mg/dL — reference range: <150 (H)',
+      ]),
+    );
+    const row = (r: ParsedResult) => [r.test_name, r.value, r.units, r.reference_range_text, r.flag, r.interpretation];
+    expect(results.map(row)).toEqual([
+      ['Sodium', '140', 'mmol/L', '135-145', undefined, 'normal'],
+      ['Potassium', '5.2', 'mmol/L', '3.5-5.0', 'High', 'abnormal'],
+      ['HDL cholesterol', '36', 'mg/dL', '>40', 'Low', 'abnormal'],
+      ['Calcium', '8.5', 'mg/dL', undefined, undefined, undefined],
+      ['Glucose, fasting', '81', 'mg/dL', '70-99', undefined, 'normal'],
+      ['Triglycerides', '174', 'mg/dL', '<150', 'H', 'abnormal'],
+    ]);
+  });
+
+  it('German and French inline range labels, inside brackets', () => {
+    const de = parse(page(1, ['Blutbild', 'Hämoglobin: 13,5 g/dl (Referenzbereich: 12,0-15,5)', 'Leukozyten: 11,2 /nl (Norm: 4,0-10,0) erhöht']));
+    expect(de.results.map((r) => [r.test_name, r.value, r.units, r.min_reference_range, r.max_reference_range, r.interpretation])).toEqual([
+      ['Hämoglobin', '13.5', 'g/dl', 12, 15.5, 'normal'],
+      ['Leukozyten', '11.2', '/nl', 4, 10, 'abnormal'],
+    ]);
+    const fr = parse(page(1, ['Bilan sanguin', 'Sodium : 140 mmol/L (valeurs normales : 135 à 145)']));
+    expect(fr.results.map((r) => [r.test_name, r.value, r.units, r.min_reference_range, r.max_reference_range])).toEqual([['Sodium', '140', 'mmol/L', 135, 145]]);
+  });
+
+  it('"Not Estab." in the range column: the row is read, its range text kept without bounds', () => {
+    const { results } = parse(
+      page(1, [
+        cells(1, [52, 'Neutrophils'], [240, '59'], [332, '57'], [366, '08/16/2023'], [420, '%'], [490, 'Not Estab.'], [551, '01']),
+        cells(2, [52, 'Lymphs'], [240, '29'], [420, '%'], [490, 'Not Estab.'], [551, '01']),
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.units, r.reference_range_text, r.min_reference_range, r.max_reference_range])).toEqual([
+      ['Neutrophils', '59', '%', 'Not Estab.', undefined, undefined],
+      ['Lymphs', '29', '%', 'Not Estab.', undefined, undefined],
+    ]);
+  });
+
+  it('a risk-category legend is not a result, with or without a column header in force', () => {
+    const legend = cells(3, [64, 'Low <1.00'], [104, 'Average 1.00 - 3.00'], [173, 'High >3.00']);
+    const withHeader = parse(
+      page(1, [
+        cells(1, [44, 'TESTS'], [250, 'RESULT'], [302, 'FLAG'], [350, 'UNITS'], [432, 'REFERENCE INTERVAL']),
+        cells(2, [52, 'C-Reactive Protein, Cardiac'], [250, '3.13'], [302, 'H'], [350, 'mg/L'], [432, '0.00-3.00']),
+        legend,
+      ]),
+    );
+    expect(withHeader.results.map((r) => [r.test_name, r.value])).toEqual([['C-Reactive Protein, Cardiac', '3.13']]);
+    const plain = parse(page(1, ['Ferritin   85   ng/mL   30-400', 'Desirable <200   Borderline 200-239   High >=240', legend]));
+    expect(plain.results.map((r) => [r.test_name, r.value])).toEqual([['Ferritin', '85']]);
+  });
+
+  it('a bound with a one-letter flag is still a row, not a legend', () => {
+    const { results } = parse(page(1, ['HDL Cholesterol   >90   H   mg/dL   >39']));
+    expect(results.map((r) => [r.test_name, r.value, r.flag, r.min_reference_range])).toEqual([['HDL Cholesterol', '>90', 'H', 39]]);
+  });
+});
+
 describe('parseLabReport: metadata variants', () => {
   it.each([
     [['Patient: John Doe', 'Date of Birth: 1975-04-23'], 'John', 'Doe', '1975-04-23'],
