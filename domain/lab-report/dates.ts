@@ -1,7 +1,7 @@
 /**
  * Dates as printed on reports → YYYY-mm-dd. Numeric dates are ambiguous between day-first and
  * month-first; a part above 12 settles it, else the document's own habit (another date in it with a
- * part above 12, dots as separators, German/French text, UK vs US spelling). When nothing settles it
+ * part above 12, dots as separators, German/French text, UK vs US spelling and address forms). When nothing settles it
  * the date is left out ("") rather than guessed.
  */
 import { foldText } from './text.js';
@@ -80,15 +80,37 @@ export function parseDate(text: string, opts: DateOptions = {}): string {
 }
 
 /**
- * The document's numeric date order, from its own dates (a part above 12 decides), then its separators
- * and language. undefined when it cannot be told.
+ * Numeric dates in running text: one separator used twice, day/month parts that could be a day or a
+ * month, and a 2- or 4-digit year not followed by decimals. Ranges and decimals ("0.76-1.27",
+ * "13.5-17.2") mix separators or run on into digits, so they are not taken for dates.
+ */
+const DATE_IN_TEXT = /(?<![\d.,])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[.,]\d)/g;
+
+/** Words that mark a US document (US spelling, US lab names and identifiers). Tested on folded text. */
+const US_WORDS = /\b(hemoglobin|hematocrit|hematology|color|zip|quest diagnostics|labcorp|clia|npi)\b/g;
+/** Printed forms that mark a US document: ", NC 27713" (state + ZIP), "15:16 ET" (a US time zone after a time). */
+const US_FORMS = /,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AP]M\s*)?[ECMP][SD]?T\b/g;
+/** Words that mark a UK document (British spelling, NHS). Tested on folded text. */
+const UK_WORDS = /\b(haemoglobin|haematocrit|haematology|colour|nhs|postcode|labour|oestradiol)\b/g;
+/** Printed forms that mark a UK document: a postcode ("SW1A 1AA", "M1 2AB"). */
+const UK_FORMS = /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/g;
+
+/** How many signs of `words` (in folded text) and `forms` (in printed text) the document has. */
+function countSigns(text: string, folded: string, words: RegExp, forms: RegExp): number {
+  return (folded.match(words) ?? []).length + (text.match(forms) ?? []).length;
+}
+
+/**
+ * The document's numeric date order, from its own dates (a part above 12 decides), then its
+ * language, then US vs UK signs. undefined when it cannot be told.
  */
 export function inferDateOrder(allText: string, language: 'en' | 'de' | 'fr'): DateOrder | undefined {
   let dmy = 0;
   let mdy = 0;
-  for (const m of allText.matchAll(/(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})(?!\d)/g)) {
+  for (const m of allText.matchAll(DATE_IN_TEXT)) {
     const p = Number(m[1]);
-    const q = Number(m[2]);
+    const q = Number(m[3]);
+    if (p < 1 || q < 1 || p > 31 || q > 31) continue;
     if (p > 12 && q <= 12) dmy++;
     if (q > 12 && p <= 12) mdy++;
   }
@@ -96,8 +118,8 @@ export function inferDateOrder(allText: string, language: 'en' | 'de' | 'fr'): D
   if (mdy > 0 && dmy === 0) return 'mdy';
   if (language !== 'en') return 'dmy';
   const folded = foldText(allText);
-  const uk = (folded.match(/\b(haemoglobin|haematocrit|colour|nhs|postcode|labour)\b/g) ?? []).length;
-  const us = (folded.match(/\b(hemoglobin|hematocrit|color|zip|quest diagnostics|labcorp|clia)\b/g) ?? []).length;
+  const uk = countSigns(allText, folded, UK_WORDS, UK_FORMS);
+  const us = countSigns(allText, folded, US_WORDS, US_FORMS);
   if (uk > us) return 'dmy';
   if (us > uk) return 'mdy';
   return undefined;

@@ -15,6 +15,8 @@ interface LabelRule {
   re: RegExp;
   /** Generic labels ("Name", "Patient") count only when followed by ':' or a column gap. */
   needsSeparator?: boolean;
+  /** Labels that are also words of names ("Lakeshore Reference Laboratory") count only at a cell's start. */
+  startsCell?: boolean;
 }
 
 // Tested against folded text (lower case, no accents). Longer, more specific labels first.
@@ -26,7 +28,9 @@ const LABELS: LabelRule[] = [
   { field: 'collected', re: /\b(collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?)\b/ },
   { field: 'reported', re: /\b(report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|befunddatum|berichtsdatum|befundet am|befund vom|date du compte rendu|date d'edition|edite le|valide le|date de validation)\b/ },
   { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon)/ },
-  { field: 'lab', re: /\b(performing lab(?:oratory)?|laboratory name|lab name|laboratory|performed at|testing site|laboratoire|labor)\b/, needsSeparator: true },
+  // "geb." alone may also mean "née" (a maiden name), so it needs a ':' or a column gap after it.
+  { field: 'dob', re: /\bgeb\.?(?: am)?(?![a-z])/, needsSeparator: true },
+  { field: 'lab', re: /\b(performing (?:lab(?:oratory)?|site|location|facility)|performed (?:at|by)|testing (?:site|lab(?:oratory)?)|laboratory name|lab name|laboratory|(?:durchfuhrendes|untersuchendes) labor|laboratoire(?: executant)?|labor)\b/, needsSeparator: true, startsCell: true },
   { field: 'other', re: /\b(received|eingang(?:sdatum)?|date de reception|sex|gender|geschlecht|sexe|age|alter|ordering (?:physician|provider)|physician|doctor|provider|arzt|einsender|medecin|prescripteur|account|phone|tel\.?|telephone|telefon|fax|address|adresse|anschrift|mrn|patient id|insurance|page|seite|status|time|zeit|heure)\b/, needsSeparator: true },
   { field: 'lastName', re: /\b(nom)\b/, needsSeparator: true },
   { field: 'fullName', re: /\b(name|patient)\b/, needsSeparator: true },
@@ -50,6 +54,7 @@ function findLabels(folded: string): LabelHit[] {
       const after = folded.slice(end, end + 3);
       const hasSeparator = /^\s*[:=]|^\s{2,}|^\t|^\s*$/.test(after);
       if (rule.needsSeparator && !hasSeparator) continue;
+      if (rule.startsCell && !/(^|\s{2,}|\t)$/.test(folded.slice(0, start))) continue;
       hits.push({ field: rule.field, start, end });
     }
   }
@@ -110,26 +115,61 @@ function collectFields(lines: MetadataLine[]): Found {
   return found;
 }
 
-const TITLES = /^(mr|mrs|ms|miss|dr|prof|herr|frau|m|mme|mlle|monsieur|madame)\.?\s+/i;
+/** Courtesy titles and honorifics: printed around a patient's name, never part of it. */
+const TITLE_WORD = /^(mr|mrs|ms|mx|miss|dr|prof|herr|frau|mme|mlle|monsieur|madame)\.?$/i;
+/** Generational suffixes ("SMITH, JOHN JR"): not a given name. */
+const SUFFIX_WORD = /^(jr|sr|ii|iii|iv)\.?$/i;
+/** Lower-case particles that belong to the family name ("Anna van der Berg", "Marie de la Tour"). */
+const PARTICLE = /^(van|von|der|den|de|del|della|di|da|du|des|le|la|ten|ter|zu|dos|das)$/;
+const isInitial = (w: string): boolean => /^\p{L}\.?$/u.test(w);
+const isUpperWord = (w: string): boolean => /\p{Lu}{2,}/u.test(w) && w === w.toUpperCase();
 
-/** "DOE, JOHN A" → John/Doe; "John Doe" → John/Doe; "MUSTERMANN Max" → Max/MUSTERMANN. */
+/**
+ * Words of a name without titles and suffixes, wherever they stand ("THOMAS, William Mr", "Dr. med.").
+ * A leading "M" is the French "Monsieur" ("M. GIRARD Louis"), elsewhere it would be an initial.
+ */
+function nameWords(part: string): string[] {
+  const words = squash(part).split(' ').filter((w) => w !== '');
+  return words.filter((w, i) => {
+    if (TITLE_WORD.test(w) || SUFFIX_WORD.test(w)) return false;
+    if (i === 0 && (/^m\.$/i.test(w) || (/^m$/i.test(w) && words.length > 2))) return false;
+    if (/^med\.?$/i.test(w) && /^dr\.?$/i.test(words[i - 1] ?? '')) return false;
+    return true;
+  });
+}
+
+/** Given names without middle initials ("John A." → "John"), unless the initial is all there is. */
+function givenNames(words: string[]): string {
+  const kept = words.filter((w, i) => i === 0 || !isInitial(w));
+  return kept.join(' ');
+}
+
+/** A birth name after the name ("Weber geb. Schmidt", "DUPONT née MARTIN") is not the family name in use. */
+function withoutBirthName(name: string): string {
+  return name.replace(/\s+(?:geb\.|geborene|n[ée]e|born)\s+[^\s,]+/giu, '');
+}
+
+/**
+ * "DOE, JOHN A" → JOHN/DOE; "THOMAS, William Mr" → William/THOMAS; "John Doe" → John/Doe;
+ * "MUSTERMANN Max" → Max/MUSTERMANN; "Anna van der Berg" → Anna/van der Berg. Titles are dropped.
+ */
 export function splitPersonName(raw: string): { first: string; last: string } {
-  const name = squash(raw.replace(TITLES, '').replace(/\s*\(.*?\)\s*/g, ' ').replace(/[;|].*$/, ''));
-  if (name === '') return { first: '', last: '' };
-  const dropInitials = (s: string): string => squash(s.split(' ').filter((w, i) => i === 0 || !/^[A-Za-z]\.?$/.test(w)).join(' '));
+  const name = squash(withoutBirthName(raw).replace(/\s*\(.*?\)\s*/g, ' ').replace(/[;|].*$/, ''));
   if (name.includes(',')) {
-    const [last, first] = name.split(',', 2).map(squash);
-    return { first: dropInitials(first ?? ''), last: last ?? '' };
+    const [lastPart, firstPart] = name.split(',', 2);
+    const last = nameWords(lastPart ?? '').join(' ');
+    if (last === '') return { first: '', last: '' };
+    return { first: givenNames(nameWords(firstPart ?? '')), last };
   }
-  const words = name.split(' ').filter((w) => !/^[A-Za-z]\.?$/.test(w) || name.split(' ').length <= 2);
+  const all = nameWords(name);
+  const words = all.length > 2 ? all.filter((w, i) => i === 0 || i === all.length - 1 || !isInitial(w)) : all;
+  if (words.length === 0) return { first: '', last: '' };
   if (words.length === 1) return { first: '', last: words[0]! };
-  const isUpper = (w: string): boolean => /\p{Lu}{2,}/u.test(w) && w === w.toUpperCase();
   // German/French style: family name in capitals before the given name(s).
-  if (isUpper(words[0]!) && !words.slice(1).every(isUpper)) return { first: words.slice(1).join(' '), last: words[0]! };
-  if (!isUpper(words[0]!) && isUpper(words[words.length - 1]!) && !words.slice(0, -1).every(isUpper)) {
-    return { first: words.slice(0, -1).join(' '), last: words[words.length - 1]! };
-  }
-  return { first: words.slice(0, -1).join(' '), last: words[words.length - 1]! };
+  if (isUpperWord(words[0]!) && !words.slice(1).every(isUpperWord)) return { first: words.slice(1).join(' '), last: words[0]! };
+  let cut = words.length - 1;
+  while (cut > 1 && PARTICLE.test(words[cut - 1]!)) cut--;
+  return { first: words.slice(0, cut).join(' '), last: words.slice(cut).join(' ') };
 }
 
 /** A person name has letters and no digits; anything else is a mis-read label ("Name: see page 2"). */
@@ -137,18 +177,183 @@ function plausibleName(s: string | undefined): s is string {
   return s !== undefined && /\p{L}{2,}/u.test(s) && !/\d/.test(s) && s.length <= 60;
 }
 
-const LAB_WORDS = /\b(laborator(?:y|ies|ium)|labs?|diagnostics?|pathology|clinical|medical cent(?:er|re)|labor|laboratoire|biologie medicale|lbm|mvz|quest|labcorp|synlab|bioscientia|cerba|eurofins|unilabs|sonic)\b/;
+/** Cells of a line: the column gaps `lineText` keeps as runs of spaces. */
+function cellsOf(text: string): string[] {
+  return text
+    .split(/\s{3,}|\t/)
+    .map(squash)
+    .filter((c) => c !== '');
+}
 
-/** The lab's name: a labelled field, else an early line on page 1 that names a laboratory. */
-function labName(found: Found, lines: MetadataLine[]): string {
-  if (found.lab && /\p{L}{3,}/u.test(found.lab)) return found.lab;
-  const early = lines.filter((l) => l.page === lines[0]?.page).slice(0, 8);
-  for (const l of early) {
-    const first = squash(l.text.split(/\s{2,}|\t/)[0] ?? '');
-    const folded = foldText(first);
-    if (LAB_WORDS.test(folded) && !/[:]/.test(first) && first.length <= 80 && !/\d{3,}/.test(first)) return first;
+/** Credentials and report/lab vocabulary: a cell holding one of these is not a patient's name. */
+const NOT_NAME_WORD =
+  /^(md|do|np|pa|pa-c|rn|phd|mls|mt|ascp|dds|mbbs|frcpath|docteur|doktor|report|results?|patient|details|information|specimen|sample|client|physician|ordering|account|comments?|page|final|lab|labs|laboratory|laboratories|labor|laboratoire|panel|tests?|urinalysis|chemistry|hematology|haematology|complete|serum|plasma|blood|urine|hospital|clinic|medical|center|centre|diagnostics|pathology|health|care|department|services?)$/i;
+/** Patient titles that may lead an unlabelled name ("Mme MARTIN Élodie", "Herr Max Mustermann"). */
+const PATIENT_TITLE = /^(mr|mrs|ms|mx|miss|mme|mlle|m\.|madame|monsieur|herr|frau)\.?\s+(?!(?:dr|prof|docteur|doktor)\b)/i;
+
+/**
+ * The name a cell holds when it has a person name's shape: 2–5 capitalised words (lower-case
+ * particles allowed) or "SURNAME, Given", no digits, no credentials or report words. Else undefined.
+ */
+function nameShape(cell: string): string | undefined {
+  const text = squash(cell.replace(/\s+-\s+.*$/, ''));
+  if (text.length > 50 || /[\d:@/]/.test(text) || (text.match(/,/g)?.length ?? 0) > 1) return undefined;
+  const words = text.replace(',', ' ').split(' ').filter((w) => w !== '');
+  if (words.length < 2 || words.length > 5) return undefined;
+  const wordOk = (w: string): boolean => (/^\p{Lu}[\p{L}'’.-]*$/u.test(w) || PARTICLE.test(w)) && !NOT_NAME_WORD.test(w.replace(/[.,]/g, ''));
+  if (!words.every(wordOk)) return undefined;
+  const named = nameWords(text.replace(',', ' '));
+  if (named.filter((w) => !isInitial(w)).length < 2) return undefined;
+  return text;
+}
+
+/** "Mme MARTIN Élodie" / "M. GIRARD Louis - Dossier n° 24…": a cell led by a patient title. */
+function titledName(cell: string): string | undefined {
+  if (!PATIENT_TITLE.test(cell)) return undefined;
+  return nameShape(cell);
+}
+
+/** True when `cell` starts with a label of `field` ("DOB: 12/19/2001" for 'dob'). */
+function startsWithLabel(cell: string | undefined, field: Field): boolean {
+  if (cell === undefined) return false;
+  const first = findLabels(foldSameLength(cell))[0];
+  return first !== undefined && first.start === 0 && first.field === field;
+}
+
+/**
+ * An unlabelled name in the patient block, as the first cell of its line: under a "Patient …"
+ * heading, beside or above a DOB field, or a "SURNAME, Given" banner repeated on the page/report.
+ */
+function leadCellName(lines: MetadataLine[], i: number, cellLists: string[][]): string | undefined {
+  const cells = cellLists[i]!;
+  const cell = cells[0];
+  if (cell === undefined || findLabels(foldSameLength(cell)).length > 0) return undefined;
+  const name = nameShape(cell);
+  if (name === undefined) return undefined;
+  const underPatientHeading = /^patient(?:e|in)?\b/.test(foldText(cellLists[i - 1]?.[0] ?? '')) && lines[i - 1]?.page === lines[i]!.page;
+  const besideDob = startsWithLabel(cells[1], 'dob') || (startsWithLabel(cellLists[i + 1]?.[0], 'dob') && lines[i + 1]?.page === lines[i]!.page);
+  const commaBanner = /^[^,]+,/.test(name) && isUpperWord(name.split(',')[0]!.replace(/[\s'’-]/g, ''));
+  const repeated = commaBanner && cellLists.some((other, k) => k !== i && other[0] === cell);
+  return underPatientHeading || besideDob || repeated ? name : undefined;
+}
+
+/** A patient name printed without a label: a titled name anywhere, else a name-shaped lead cell. */
+function bannerName(lines: MetadataLine[]): string | undefined {
+  const cellLists = lines.map((l) => cellsOf(l.text));
+  for (const cells of cellLists) {
+    for (const cell of cells) {
+      const name = titledName(cell);
+      if (name) return name;
+    }
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const name = leadCellName(lines, i, cellLists);
+    if (name) return name;
+  }
+  return undefined;
+}
+
+/** Words naming a laboratory or the institution it belongs to (tested on folded text). */
+const LAB_WORDS =
+  /\b(lab\w*|\w*labs?|laborator\w*|bio(?:log|lab|med|scien|group|path)\w*|diagnost\w*|patholog\w*|hospital\w*|hopital\w*|krankenhaus|klinik\w*|clinical|medical|medizin\w*|health|sciences?|institut\w*|\w*praxis|centre|center|zentrum|mvz|lbm|quest|eurofins|cerba\w*|sonic|limbach|amedes|inovie|unilabs|synlab)\b/;
+/** Descriptor words: a line made only of these ("LABORATOIRE DE BIOLOGIE MÉDICALE") names no lab. */
+const GENERIC_WORD =
+  /^(laboratoire|laboratoires|laboratory|laboratories|lab|labs|labor|laboratoriumsmedizin|de|des|du|d|la|le|l|et|biologie|medicale|medicales|analyses|department|departement|dept|division|services?|section|unit|of|and|the|for|fur|und|pathology|medicine|medizin|clinical|biochemistry|chemistry|haematology|hematology|microbiology|immunology|blood|sciences?|facharzte|facharzt|arzte|klinische|chemie|patient|portal|test|tests)$/;
+/** Words of a report title or page furniture: a line holding one is not a letterhead name. */
+const TITLE_WORDS =
+  /\b(report|reports|results?|resultats?|befund\w*|endbefund|bericht|compte rendu|portal|cumulative|confidential|page|seite|urinalysis|requisition|summary)\b/;
+
+/**
+ * Whether `text` reads as an organisation's name: short, capitalised words (connectors allowed),
+ * no digits runs, no colon, not just descriptor words, not a report title.
+ */
+function orgNameShape(text: string): boolean {
+  if (text.length < 3 || text.length > 70 || /:|\d{3,}|@/.test(text)) return false;
+  const words = text.split(' ');
+  if (words.length > 7) return false;
+  const folded = foldText(text);
+  if (TITLE_WORDS.test(folded)) return false;
+  const foldedWords = folded.split(/[\s'’&-]+/).filter((w) => w !== '');
+  if (foldedWords.every((w) => GENERIC_WORD.test(w.replace(/[.,]/g, '')))) return false;
+  return words.every((w) => /^[\p{Lu}\d&'’(-]/u.test(w) || /^(de|des|du|d'.*|l'.*|la|le|of|and|the|for|für|und|et|am|an|im)$/.test(w));
+}
+
+/** Looks like a person with credentials ("T. Nakamura, MLS(ASCP)", "Emily Chen, DO"): not a lab. */
+function looksLikePerson(text: string): boolean {
+  return /,\s*(md|do|np|pa|rn|phd|mls|mt|dds)\b|\b(ascp)\b|^\p{Lu}\.\s/iu.test(text);
+}
+
+/** A labelled lab value, cut before an address or a "·"-separated tail ("Quest, 123 Main St"). */
+function cleanLabValue(value: string): string {
+  return squash(value.split(/\s+[·|•]\s+|,\s*(?=\d)/)[0] ?? '');
+}
+
+/**
+ * Where `name` is printed again elsewhere (a footer "Northgate Blood Sciences" for a letterhead
+ * "NORTHGATE BLOOD SCIENCES"), that printing — mixed case where the letterhead is capitals.
+ */
+function printedElsewhere(name: string, lines: MetadataLine[], skip: MetadataLine): string | undefined {
+  const target = foldText(name);
+  let found: string | undefined;
+  for (const l of lines) {
+    if (l === skip) continue;
+    const folded = foldSameLength(squash(l.text));
+    const at = folded.search(new RegExp(String.raw`(?<![\p{L}\d])${escapeRe(target)}(?![\p{L}\d])`, 'u'));
+    if (at < 0) continue;
+    const printed = squash(l.text).slice(at, at + target.length);
+    if (found === undefined || (found === found.toUpperCase() && printed !== printed.toUpperCase())) found = printed;
+  }
+  return found;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The letterhead: the first name-shaped lines on page 1, above the first labelled field. A line
+ * counts when it names a lab/institution, or (cells joined, as a style split "NORTHGATE | BLOOD
+ * SCIENCES") when the same name is printed again elsewhere; the mixed-case printing is preferred.
+ */
+function letterhead(lines: MetadataLine[]): string {
+  const page1 = lines.filter((l) => l.page === lines[0]?.page).slice(0, 6);
+  for (const line of page1) {
+    if (findLabels(foldSameLength(line.text))[0]?.start === 0) break; // the labelled fields begin
+    const cells = cellsOf(line.text);
+    const options = [...new Set([cells.join(' '), cells[0] ?? ''])].filter(orgNameShape);
+    for (const option of options) {
+      const again = option.includes(' ') ? printedElsewhere(option, lines, line) : undefined;
+      if (again) return again;
+    }
+    const first = cells[0] ?? '';
+    if (options.includes(first) && LAB_WORDS.test(foldText(first)) && !looksLikePerson(first)) return first;
   }
   return '';
+}
+
+/** A footer naming the lab ("Summit Pathology Associates · CLIA 83D…"): the last lines of each page. */
+function footerLab(lines: MetadataLine[]): string {
+  const pages = [...new Set(lines.map((l) => l.page))];
+  for (const page of pages) {
+    const last = lines.filter((l) => l.page === page).slice(-3);
+    for (const l of last) {
+      const head = cleanLabValue(cellsOf(l.text)[0] ?? '');
+      if (orgNameShape(head) && LAB_WORDS.test(foldText(head)) && !looksLikePerson(head)) return head;
+    }
+  }
+  return '';
+}
+
+/** The lab's name: a labelled field ("Performed by: X"), else the letterhead, else a footer. */
+function labName(found: Found, lines: MetadataLine[]): string {
+  const labelled = found.lab ? cleanLabValue(found.lab) : '';
+  if (/\p{L}{3,}/u.test(labelled) && !looksLikePerson(labelled)) return labelled;
+  return letterhead(lines) || footerLab(lines);
+}
+
+/** A birth date after the report's own dates is a mis-read (a day/month swap or another date). */
+function plausibleDob(dob: string, others: string[]): string {
+  return others.some((d) => d !== '' && dob > d) ? '' : dob;
 }
 
 export interface MetadataOptions {
@@ -156,25 +361,36 @@ export interface MetadataOptions {
   currentYear?: number;
 }
 
-export function extractMetadata(lines: MetadataLine[], opts: MetadataOptions = {}): ReportMetadata {
-  const found = collectFields(lines);
-  let first = plausibleName(found.firstName) ? found.firstName : '';
-  let last = plausibleName(found.lastName) ? found.lastName : '';
+/** First and last name from labelled fields, else from an unlabelled banner; blanks, never spaces. */
+function patientName(found: Found, lines: MetadataLine[]): { first: string; last: string } {
+  let first = plausibleName(found.firstName) ? squash(found.firstName) : '';
+  let last = plausibleName(found.lastName) ? squash(found.lastName) : '';
   const fullName = found.fullName?.replace(/[,;]?\s*\d.*$/, '');
   if ((first === '' || last === '') && plausibleName(fullName)) {
     const split = splitPersonName(fullName);
     first = first || split.first;
     last = last || split.last;
   }
+  if (first === '' && last === '') {
+    const banner = bannerName(lines);
+    if (banner) ({ first, last } = splitPersonName(banner));
+  }
+  return { first: plausibleName(first) ? first : '', last: plausibleName(last) ? last : '' };
+}
+
+export function extractMetadata(lines: MetadataLine[], opts: MetadataOptions = {}): ReportMetadata {
+  const found = collectFields(lines);
+  const { first, last } = patientName(found, lines);
   const dateOpts = { order: opts.dateOrder, currentYear: opts.currentYear };
+  const collected = found.collected ? parseDate(found.collected, dateOpts) : '';
+  const reported = found.reported ? parseDate(found.reported, dateOpts) : '';
+  const dob = found.dob ? parseDate(found.dob, { ...dateOpts, isBirthDate: true }) : '';
   const meta: ReportMetadata = {
     patient_first_name: first,
     patient_last_name: last,
-    dob: found.dob ? parseDate(found.dob, { ...dateOpts, isBirthDate: true }) : '',
+    dob: plausibleDob(dob, [collected, reported]),
     lab_name: labName(found, lines),
   };
-  const collected = found.collected ? parseDate(found.collected, dateOpts) : '';
-  const reported = found.reported ? parseDate(found.reported, dateOpts) : '';
   if (collected) meta.date_collected = collected;
   if (reported) meta.date_reported = reported;
   const specimen = found.specimen?.split(/\s/)[0]?.replace(/[,;]$/, '');

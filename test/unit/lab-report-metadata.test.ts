@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { inferDateOrder } from '../../domain/lab-report/dates.js';
+import { extractMetadata, splitPersonName, type MetadataLine } from '../../domain/lab-report/metadata.js';
+
+/** Lines as parse.ts hands them over: column gaps kept as runs of three spaces. */
+const lines = (...texts: string[]): MetadataLine[] => texts.map((text) => ({ text, page: 1 }));
+const pages = (...texts: string[][]): MetadataLine[] => texts.flatMap((t, i) => t.map((text) => ({ text, page: i + 1 })));
+const name = (m: { patient_first_name: string; patient_last_name: string }) => [m.patient_first_name, m.patient_last_name];
+
+describe('splitPersonName: titles, order and particles', () => {
+  it.each([
+    ['THOMAS, William Mr', 'William', 'THOMAS'],
+    ['BROWN, Sophie Ms', 'Sophie', 'BROWN'],
+    ['DOE, JANE', 'JANE', 'DOE'],
+    ['Mme MARTIN Élodie', 'Élodie', 'MARTIN'],
+    ['M. GIRARD Louis', 'Louis', 'GIRARD'],
+    ['M. GIRARD', '', 'GIRARD'],
+    ['Miss Sophie BROWN', 'Sophie', 'BROWN'],
+    ['Herr Max Mustermann', 'Max', 'Mustermann'],
+    ['Frau Dr. med. Erika Musterfrau', 'Erika', 'Musterfrau'],
+    ['Mrs Jane Roe', 'Jane', 'Roe'],
+    ['SMITH, JOHN JR', 'JOHN', 'SMITH'],
+    ['Smith, John, Jr.', 'John', 'Smith'],
+    ["O'BRIEN, Mary-Kate", 'Mary-Kate', "O'BRIEN"],
+    ['Jean-Luc PICARD', 'Jean-Luc', 'PICARD'],
+    ['Anna van der Berg', 'Anna', 'van der Berg'],
+    ['Weber geb. Schmidt, Sophie', 'Sophie', 'Weber'],
+    ['Mme DUPONT née MARTIN Marie', 'Marie', 'DUPONT'],
+    ['Renée Dupont', 'Renée', 'Dupont'],
+  ])('%s → %s / %s', (raw, first, last) => expect(splitPersonName(raw)).toEqual({ first, last }));
+
+  it('returns blanks, never a title or a space, when only a title is printed', () => {
+    expect(splitPersonName('Mr.')).toEqual({ first: '', last: '' });
+    expect(splitPersonName('Roe, Mrs')).toEqual({ first: '', last: 'Roe' });
+  });
+});
+
+describe('extractMetadata: labelled names', () => {
+  it('reads "Name : SURNAME, Given Title" with the title dropped', () => {
+    const m = extractMetadata(lines('Name   : THOMAS, William Mr', 'DOB   : 19/03/1942 (82y)   Sex: M'), { dateOrder: 'dmy' });
+    expect(m).toMatchObject({ patient_first_name: 'William', patient_last_name: 'THOMAS', dob: '1942-03-19' });
+  });
+
+  it('never returns whitespace for an empty name label', () => {
+    expect(name(extractMetadata(lines('Patient:    ', 'Name:  ,  ')))).toEqual(['', '']);
+  });
+});
+
+describe('extractMetadata: names printed without a label', () => {
+  it('reads a "SURNAME, GIVEN" cell under a "Patient Details" heading', () => {
+    const m = extractMetadata(
+      lines('Patient Details   Specimen Details   Physician Details', 'TAYLOR, LUIS   Specimen ID: 894-109-4578-0   Ordering: Sarah K. Patel, MD', 'DOB: 12/19/2001   Control ID: 71845877144'),
+      { dateOrder: 'mdy' },
+    );
+    expect(m).toMatchObject({ patient_first_name: 'LUIS', patient_last_name: 'TAYLOR', dob: '2001-12-19', specimen_number: '894-109-4578-0' });
+  });
+
+  it('reads a name cell beside or above a DOB field', () => {
+    expect(name(extractMetadata(lines('Jane Roe   DOB: 1980-01-15   Sex: F')))).toEqual(['Jane', 'Roe']);
+    expect(name(extractMetadata(lines('ROE, JANE', 'DOB: 1980-01-15')))).toEqual(['JANE', 'ROE']);
+  });
+
+  it('reads a "SURNAME, GIVEN" banner repeated in a page footer', () => {
+    const m = extractMetadata(lines('Lakeshore Reference Laboratory', 'HARRIS, JANE   Specimen: TX906141B', 'Glucose   89   mg/dL', 'HARRIS, JANE   TX906141B   Page 1 of 1'));
+    expect(name(m)).toEqual(['JANE', 'HARRIS']);
+  });
+
+  it('reads a name led by a patient title (French, German, English)', () => {
+    const fr = extractMetadata(lines('Dossier n° 250917-4769', 'Mme MARTIN Élodie', 'Née le 19/04/2000'), { dateOrder: 'dmy' });
+    expect(fr).toMatchObject({ patient_first_name: 'Élodie', patient_last_name: 'MARTIN', dob: '2000-04-19', specimen_number: '250917-4769' });
+    expect(name(extractMetadata(pages(['Glucose   95'], ['M. GIRARD Louis - Dossier n° 241213-5626'])))).toEqual(['Louis', 'GIRARD']);
+    expect(name(extractMetadata(lines('Herr Max Mustermann', 'Geburtsdatum: 01.02.1970')))).toEqual(['Max', 'Mustermann']);
+  });
+
+  it('takes no name from doctors, credentials, test headings or sentences', () => {
+    const none = ['', ''];
+    expect(name(extractMetadata(lines('Prescripteur : Dr Pierre Lemoine', 'Monsieur le Docteur Jean Dupont')))).toEqual(none);
+    expect(name(extractMetadata(lines('Herrn Dr. med. Hans Lang')))).toEqual(none);
+    expect(name(extractMetadata(lines('Client Information', 'WHITFIELD, JOHN R., MD')))).toEqual(none);
+    expect(name(extractMetadata(lines('URINALYSIS, COMPLETE', 'Color   Yellow', 'URINALYSIS, COMPLETE')))).toEqual(none);
+    expect(name(extractMetadata(lines('Critical result called to Mrs Jones at 10:55')))).toEqual(none);
+  });
+
+  it('prefers a labelled name over a banner', () => {
+    expect(name(extractMetadata(lines('Mme MARTIN Élodie', 'Patient: Jane Roe')))).toEqual(['Jane', 'Roe']);
+  });
+});
+
+describe('extractMetadata: dates of birth', () => {
+  it('reads German "geb. am:" and "geb.:"', () => {
+    expect(extractMetadata(lines('Patient: Weber, Sophie   Auftragsnummer: 1789567966', 'geb. am: 07.04.1992   Probenentnahme: 25.06.2025 07:23'), { dateOrder: 'dmy' })).toMatchObject({
+      patient_first_name: 'Sophie',
+      patient_last_name: 'Weber',
+      dob: '1992-04-07',
+      date_collected: '2025-06-25',
+      specimen_number: '1789567966',
+    });
+    expect(extractMetadata(lines('Name: Weber, Sophie   geb.: 07.04.1992'), { dateOrder: 'dmy' }).dob).toBe('1992-04-07');
+  });
+
+  it('does not take a birth name ("geb. Schmidt") for a date label', () => {
+    expect(extractMetadata(lines('Name: Weber geb. Schmidt, Sophie'))).toMatchObject({ patient_first_name: 'Sophie', patient_last_name: 'Weber', dob: '' });
+  });
+
+  it('drops a birth date later than the report’s own dates', () => {
+    expect(extractMetadata(lines('Patient: Jane Roe   DOB: 2025-03-01', 'Collected: 2024-03-01')).dob).toBe('');
+  });
+});
+
+describe('inferDateOrder: the document decides day-first vs month-first', () => {
+  it('does not read reference ranges and decimals as dates', () => {
+    // "14-5.80" and "13.5-17.2" would look like a day above 12; only real dates count.
+    expect(inferDateOrder('DOB: 08/10/1995\nRBC 4.14-5.80\nHemoglobin 13.5-17.2\nCollected: 09/03/2024 0953', 'en')).toBe('mdy');
+    expect(inferDateOrder('Creatinine 0.76-1.27\nDOB 01/02/1980', 'en')).toBeUndefined();
+  });
+
+  it('reads US address and time-zone forms', () => {
+    expect(inferDateOrder('2210 Meridian Parkway, Durham, NC 27713\nDOB: 08/10/1995', 'en')).toBe('mdy');
+    expect(inferDateOrder('Reported: 09/11/2025 / 17:12 EDT\nDOB: 04/07/1953', 'en')).toBe('mdy');
+  });
+
+  it('reads UK postcodes', () => {
+    expect(inferDateOrder('1 High Street, Leeds LS1 4AP\nDOB: 08/10/1995', 'en')).toBe('dmy');
+  });
+
+  it('reads the DOB month-first in a US report whose dates are all ambiguous', () => {
+    const text = ['Meridian Clinical Laboratories', '2210 Meridian Parkway, Durham, NC 27713', 'RODRIGUEZ, JAMES   Specimen ID: 551-055-1295-0', 'DOB: 08/10/1995', 'Date collected: 09/03/2024 0953 Local'];
+    const m = extractMetadata(lines(...text), { dateOrder: inferDateOrder(text.join('\n'), 'en') });
+    expect(m).toMatchObject({ patient_first_name: 'JAMES', patient_last_name: 'RODRIGUEZ', dob: '1995-08-10', date_collected: '2024-09-03' });
+  });
+});
+
+describe('extractMetadata: lab name', () => {
+  it('takes "Performed by:" and "Performing lab:" over the letterhead', () => {
+    expect(extractMetadata(lines('Harborview Primary Care', 'Patient: David Harris', 'Ordered by: John R. Whitfield, MD   Performed by: Brightwater Medical Laboratory')).lab_name).toBe(
+      'Brightwater Medical Laboratory',
+    );
+    expect(extractMetadata(lines('Performing lab: Quest Diagnostics, 123 Main St, Springfield')).lab_name).toBe('Quest Diagnostics');
+  });
+
+  it('does not take a person for the lab', () => {
+    expect(extractMetadata(lines('Big Clinic Laboratory', 'Performed by: T. Nakamura, MLS(ASCP)')).lab_name).toBe('Big Clinic Laboratory');
+  });
+
+  it('takes the letterhead in the footer’s mixed-case printing, joining a style-split letterhead', () => {
+    expect(extractMetadata(lines('NORTHGATE   BLOOD SCIENCES', 'Northgate University Hospitals NHS Trust', 'Name : BROWN, Sophie Ms', 'Northgate Blood Sciences   Tel: 020 7731 6091   Page 1 of 1')).lab_name).toBe(
+      'Northgate Blood Sciences',
+    );
+  });
+
+  it('skips descriptor lines and report titles in the letterhead', () => {
+    expect(extractMetadata(lines('LABORATOIRE DE BIOLOGIE MÉDICALE', 'Biolab Atlantique', '5 quai de la Fosse, 44000 Nantes')).lab_name).toBe('Biolab Atlantique');
+    expect(extractMetadata(lines('MERCY VALLEY HOSPITAL', 'Department of Pathology and Laboratory Medicine', 'CUMULATIVE LABORATORY REPORT')).lab_name).toBe('MERCY VALLEY HOSPITAL');
+    expect(extractMetadata(lines('Laborpraxis Süd   Endbefund', 'Fachärzte für Laboratoriumsmedizin', 'Patient: Weber, Sophie')).lab_name).toBe('Laborpraxis Süd');
+    expect(extractMetadata(lines('Lakeshore Reference Laboratory   Patient Report', 'Patient: Jane Roe')).lab_name).toBe('Lakeshore Reference Laboratory');
+  });
+
+  it('falls back to a footer naming the lab', () => {
+    expect(extractMetadata(lines('Patient: Jane Roe', 'Glucose   95   mg/dL   70-99', 'Summit Pathology Associates · CLIA 83D4690332   Page 1 of 1')).lab_name).toBe('Summit Pathology Associates');
+  });
+
+  it('leaves the lab empty rather than taking a sentence or a result row', () => {
+    expect(extractMetadata(lines('Patient: Jane Roe', 'This document contains confidential health information.')).lab_name).toBe('');
+    expect(extractMetadata(lines('Biotin   250   ng/mL', 'Glucose   95   mg/dL   70-99')).lab_name).toBe('');
+    expect(extractMetadata(lines('Harborview Primary Care', 'Patient: David Harris')).lab_name).toBe('');
+  });
+});
