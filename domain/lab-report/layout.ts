@@ -90,10 +90,22 @@ const HEADER_WORDS: [ColumnRole, RegExp][] = [
   ['other', /^(date|datum|collected|specimen|lab|site|method|methode|methodik|code|loinc|cpt|comments?|remarks?|notes?|kommentar|bemerkung|commentaires?)$/],
 ];
 
-export function headerRoleOf(text: string): ColumnRole | undefined {
-  const t = foldText(text).replace(/[:*]+$/, '').replace(/\s+/g, ' ').trim();
+function roleOfPhrase(t: string): ColumnRole | undefined {
   for (const [role, re] of HEADER_WORDS) if (re.test(t)) return role;
   return undefined;
+}
+
+/**
+ * Role of a header cell. A cell naming one column twice over, "Expected / Reference" or "Normal &
+ * Reference Values", takes that column's role when its known parts agree.
+ */
+export function headerRoleOf(text: string): ColumnRole | undefined {
+  const t = foldText(text).replace(/[:*]+$/, '').replace(/\s+/g, ' ').trim();
+  const whole = roleOfPhrase(t);
+  if (whole || !/\s*(?:\/|&)\s*/.test(t)) return whole;
+  const roles = t.split(/\s*(?:\/|&)\s*/).filter((p) => p !== '').map((p) => (/^(expected|normal)$/.test(p) ? 'range' : roleOfPhrase(p)));
+  const first = roles[0];
+  return roles.length >= 2 && first !== undefined && roles.every((r) => r === first) ? first : undefined;
 }
 
 export interface ColumnLayout {

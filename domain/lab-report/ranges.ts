@@ -47,7 +47,8 @@ export function parseRange(raw: string, decimalComma: boolean): ParsedRange | un
   const text = stripEnclosing(raw.trim().replace(/\s+/g, ' '));
   if (text === '') return undefined;
   if (NO_RANGE.test(text)) return { text, minInclusive: true, maxInclusive: true };
-  const folded = foldText(text).replace(/[≤]/g, '<=').replace(/[≥]/g, '>=');
+  // "> OR = 60", "<or=5": the spelled-out inclusive bound.
+  const folded = foldText(text).replace(/[≤]/g, '<=').replace(/[≥]/g, '>=').replace(/([<>])\s*or\s*=\s*/g, '$1=');
   const base: ParsedRange = { text, minInclusive: true, maxInclusive: true };
 
   // Several ranges (by sex or age): keep the text; a guess at which applies could be wrong.

@@ -11,7 +11,7 @@ import { isAmbiguousFlag, parseFlag, type ParsedFlag } from './flags.js';
 import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole } from './layout.js';
 import { parseRange, type ParsedRange } from './ranges.js';
 import { squash } from './text.js';
-import { applyRangeLabels, type Token, tokenize } from './tokens.js';
+import { applyRangeLabels, joinSpacedUnits, type Token, tokenize } from './tokens.js';
 import { type TextLine } from './types.js';
 import { isUnitToken, unitKind } from './units.js';
 import { parseValue, type ParsedValue } from './values.js';
@@ -136,10 +136,22 @@ function assignFields(tokens: Token[], opts: RowOptions, rangeBeforeResult: bool
   return f;
 }
 
-/** "< 5.7 %" or "70-99 mg/dL": the unit printed inside the range text. */
+/**
+ * "< 5.7 %", "70-99 mg/dL", "> OR = 60 mL/min/1.73m2", "1.9-3.7 g/dL (calc)", "<5.7 % of total Hgb":
+ * the unit printed after the bounds of a range. A closing note in brackets ("(calc)") is not the unit;
+ * "of ..." after a unit qualifies it and belongs to it.
+ */
 function unitInside(text: string): string | undefined {
-  const m = /([a-zA-Zµμ%/][\w%/µμ^.*]*(?:\/[\w.^]+)?)\s*$/.exec(text);
-  return m && isUnitToken(m[1]!) ? m[1] : undefined;
+  let t = joinSpacedUnits(text).trim();
+  const note = /\s*\(([^()]*)\)$/.exec(t);
+  if (note && note.index > 0 && !isUnitToken(note[1]!)) t = t.slice(0, note.index);
+  const m = /^\D*?\d[\d.,]*(?:\s*(?:[-–—]|to|bis|à)\s*[-−]?\d[\d.,]*)?\s*(\S.*)$/i.exec(t);
+  if (!m) return undefined;
+  const rest = m[1]!.trim();
+  if (isUnitToken(rest)) return rest;
+  const words = rest.split(/\s+/);
+  if (!isUnitToken(words[0]!)) return undefined;
+  return words[1] === 'of' && words.length <= 4 && words.slice(2).every((w) => /^\p{L}+$/u.test(w)) ? rest : words[0];
 }
 
 /**
@@ -185,6 +197,16 @@ function unitCellOk(text: string): boolean {
   return text === '' || tokenize(text, 0).every((t) => t.kind === 'unit' || t.kind === 'word' || t.kind === 'sep');
 }
 
+const SIGN_CELL = /^[-+−–]{1,3}$/;
+
+/**
+ * A lone "+" or "-" between the result and the unit ("12,8  -  g/dl") is a German high/low mark that fell
+ * into the unit column; it is not part of the unit.
+ */
+function withoutSignCells(unitCells: string[]): string {
+  return unitCells.filter((c) => !SIGN_CELL.test(c.trim())).join(' ');
+}
+
 /** Read a row through the header's columns; undefined if the cells do not fit the columns. */
 function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined {
   const cells = assignColumns(chunks, opts.layout!);
@@ -192,10 +214,15 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   const text = (role: ColumnRole): string => (cells.get(role) ?? []).join(' ');
   const name = text('name');
   const f = assignFields(tokensOf([{ text: text('result') }], 0, opts.decimalComma), opts, false);
-  if (!f.value || f.leftoverWords > 0 || name === '' || !unitCellOk(text('unit'))) return undefined;
-  if (text('unit') !== '') f.unit = text('unit');
+  const unitText = withoutSignCells(cells.get('unit') ?? []);
+  if (!f.value || f.leftoverWords > 0 || name === '' || !unitCellOk(unitText)) return undefined;
+  if (unitText !== '') f.unit = unitText;
+  const sign = (cells.get('unit') ?? []).find((c) => SIGN_CELL.test(c.trim()));
+  if (sign && !f.flag) f.flag = parseFlag(sign);
   const rangeText = text('range');
-  if (rangeText !== '') {
+  if (rangeText !== '' && !f.unit && isUnitToken(rangeText)) {
+    f.unit = rangeText; // a unit printed in the range column of a row without a range ("63.2   %")
+  } else if (rangeText !== '') {
     const r = parseRange(rangeText, opts.decimalComma);
     f.range = r ?? { text: rangeText, minInclusive: true, maxInclusive: true };
     if (!f.unit && r) f.unit = unitInside(r.text);

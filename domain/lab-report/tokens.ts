@@ -47,7 +47,7 @@ const PATTERNS: [TokenKind, RegExp][] = [
   ['range', new RegExp(String.raw`${BOUND_WORDS}\s*${N}${END}`, 'iy')],
   ['date', /\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?:\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]m)?)?(?=\s|$)/iy],
   ['range', /(?:[<>≤≥]=?)\s*1\s?:\s?\d{1,5}(?=\s|$)/y],
-  ['cmp', new RegExp(String.raw`(?:[<>≤≥]=?|=<|=>)\s*${N}(?:\s?%)?${END}`, 'y')],
+  ['cmp', new RegExp(String.raw`(?:[<>]\s*or\s*=|[<>≤≥]=?|=<|=>)\s*${N}(?:\s?%)?${END}`, 'iy')],
   ['ratio', /1\s?:\s?\d{1,5}(?=\s|$)/y],
   ['date', /\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]m)?(?=\s|$)/iy],
   ['pct', new RegExp(String.raw`${N}%(?=\s|$|[*!])`, 'y')],

@@ -97,7 +97,7 @@ export interface ParsedValue {
   qualitative?: QualitativeClass;
 }
 
-const COMPARATOR = /^([<>≤≥]=?|=<|=>)\s*/;
+const COMPARATOR = /^([<>]\s*or\s*=|[<>≤≥]=?|=<|=>)\s*/i;
 
 /** Parse a value token: "95", "5,3", "<0.5", "> 60", "45%", "1:80", "Negative", "2+", "0-2" (sediment). */
 export function parseValue(raw: string, decimalComma: boolean): ParsedValue | undefined {
@@ -128,7 +128,7 @@ export function parseValue(raw: string, decimalComma: boolean): ParsedValue | un
 function boundedValue(op: string, rest: string, decimalComma: boolean): ParsedValue | undefined {
   const n = normaliseNumber(rest.replace(/\s?%$/, ''), decimalComma);
   if (n === undefined) return undefined;
-  const sym = op.replace('≤', '<=').replace('≥', '>=').replace('=<', '<=').replace('=>', '>=');
+  const sym = op.replace(/\s*or\s*=/i, '=').replace('≤', '<=').replace('≥', '>=').replace('=<', '<=').replace('=>', '>=');
   const value = `${sym}${n}`;
   if (sym.startsWith('<')) return { value, type: 'range', high: Number(n), highInclusive: sym === '<=' };
   return { value, type: 'range', low: Number(n), lowInclusive: sym === '>=' };

@@ -96,6 +96,12 @@ describe('reference ranges: brackets and no-range markers', () => {
     expect(parseRange('[3,5 ; 5,3]', true)).toMatchObject({ text: '[3,5 ; 5,3]', min: 3.5, max: 5.3 });
   });
 
+  it('the spelled-out inclusive bound "> OR = 60"', () => {
+    expect(parseRange('> OR = 60', false)).toMatchObject({ text: '> OR = 60', min: 60, minInclusive: true });
+    expect(parseRange('< or = 5.0 mg/dL', false)).toMatchObject({ max: 5, maxInclusive: true });
+    expect(parseValue('> OR = 60', false)).toMatchObject({ value: '>=60', type: 'range', low: 60, lowInclusive: true });
+  });
+
   it('"Not Estab." is a range text without bounds', () => {
     const r = parseRange('Not Estab.', false)!;
     expect(r.text).toBe('Not Estab.');
@@ -196,6 +202,10 @@ describe('interpretation', () => {
     expect(interpret(v('95'), r('M: 13-17 F: 12-16'), undefined)).toEqual({});
     expect(interpret(v('Trace'), r('Negative'), undefined)).toEqual({});
   });
+});
+
+describe('units: spelled-out count prefixes', () => {
+  it.each(['Thousand/uL', 'Million/uL', 'Billion/L'])('%s is a count', (u) => expect(unitKind(u)).toBe('count'));
 });
 
 describe('units', () => {

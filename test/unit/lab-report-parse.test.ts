@@ -392,6 +392,59 @@ describe('parseLabReport: ranges split over cells, inline labels, legends', () =
   });
 });
 
+describe('parseLabReport: column cells that hold something else', () => {
+  it('a header cell naming one column twice ("Expected / Reference") is the range column', () => {
+    const { results } = parse(
+      page(1, [
+        cells(1, [60, 'Test'], [234, 'Result'], [324, 'Flag'], [364, 'Expected / Reference'], [474, 'Units']),
+        cells(2, [60, 'Color'], [234, 'Yellow'], [364, 'Yellow']),
+        cells(3, [60, 'pH'], [234, '4.8'], [324, 'L'], [364, '5.0-8.0']),
+        cells(4, [60, 'Urobilinogen'], [234, '0.3'], [364, '0.2-1.0'], [474, 'mg/dL']),
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.reference_range_text, r.min_reference_range, r.max_reference_range, r.interpretation])).toEqual([
+      ['Color', 'Yellow', 'Yellow', undefined, undefined, 'normal'],
+      ['pH', '4.8', '5.0-8.0', 5, 8, 'abnormal'],
+      ['Urobilinogen', '0.3', '0.2-1.0', 0.2, 1, 'normal'],
+    ]);
+  });
+
+  it('a range column with the unit inside: "> OR = 60 mL/min/1.73m2", "(calc)" notes, "% of total Hgb", a unit alone', () => {
+    const { results } = parse(
+      page(1, [
+        cells(1, [40, 'Test Name'], [272, 'In Range'], [340, 'Out Of Range'], [416, 'Reference Range'], [558, 'Lab']),
+        cells(2, [50, 'EGFR'], [340, '55 L'], [416, '> OR = 60 mL/min/1.73m2'], [560, 'KD']),
+        cells(3, [50, 'GLOBULIN'], [272, '2.7'], [416, '1.9-3.7 g/dL (calc)'], [560, 'KD']),
+        cells(4, [50, 'HEMOGLOBIN A1c'], [340, '6.2 H'], [416, '<5.7 % of total Hgb'], [560, 'KD']),
+        cells(5, [50, 'WHITE BLOOD CELL COUNT'], [272, '9.1'], [416, '3.8-10.8 Thousand/uL'], [560, 'KD']),
+        cells(6, [50, 'NEUTROPHILS'], [272, '63.2'], [416, '%'], [560, 'KD']),
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.units, r.min_reference_range, r.max_reference_range, r.reference_range_text])).toEqual([
+      ['EGFR', '55', 'mL/min/1.73m2', 60, undefined, '> OR = 60 mL/min/1.73m2'],
+      ['GLOBULIN', '2.7', 'g/dL', 1.9, 3.7, '1.9-3.7 g/dL (calc)'],
+      ['HEMOGLOBIN A1c', '6.2', '% of total Hgb', undefined, 5.7, '<5.7 % of total Hgb'],
+      ['WHITE BLOOD CELL COUNT', '9.1', 'Thousand/uL', 3.8, 10.8, '3.8-10.8 Thousand/uL'],
+      ['NEUTROPHILS', '63.2', '%', undefined, undefined, undefined],
+    ]);
+    expect(byName(results, 'EGFR')).toMatchObject({ interpretation: 'abnormal', is_below_min_range: true });
+  });
+
+  it('a German "+"/"-" mark that lands in the unit column is not part of the unit', () => {
+    const { results } = parse(
+      page(1, [
+        cells(1, [50, 'Untersuchung'], [260, 'Ergebnis'], [340, 'Einheit'], [420, 'Referenzbereich']),
+        cells(2, [56, 'Leukozyten'], [278, '11,6'], [312, '+'], [340, '/nl'], [420, '3,9 - 10,5']),
+        cells(3, [56, 'Hämoglobin'], [278, '12,8'], [312, '-'], [340, 'g/dl'], [420, '13,5 - 17,2']),
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.units, r.flag, r.interpretation])).toEqual([
+      ['Leukozyten', '11.6', '/nl', '+', 'abnormal'],
+      ['Hämoglobin', '12.8', 'g/dl', undefined, 'abnormal'],
+    ]);
+  });
+});
+
 describe('parseLabReport: metadata variants', () => {
   it.each([
     [['Patient: John Doe', 'Date of Birth: 1975-04-23'], 'John', 'Doe', '1975-04-23'],
