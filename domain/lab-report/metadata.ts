@@ -30,7 +30,8 @@ const LABELS: LabelRule[] = [
   { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon)/ },
   // "geb." alone may also mean "née" (a maiden name), so it needs a ':' or a column gap after it.
   { field: 'dob', re: /\bgeb\.?(?: am)?(?![a-z])/, needsSeparator: true },
-  { field: 'lab', re: /\b(performing (?:lab(?:oratory)?|site|location|facility)|performed (?:at|by)|testing (?:site|lab(?:oratory)?)|laboratory name|lab name|laboratory|(?:durchfuhrendes|untersuchendes) labor|laboratoire(?: executant)?|labor)\b/, needsSeparator: true, startsCell: true },
+  { field: 'lab', re: /\b(performing (?:lab(?:oratory)?|site|location|facility)|performed (?:at|by)|testing (?:site|lab(?:oratory)?)|laboratory name|lab name|(?:durchfuhrendes|untersuchendes) labor|laboratoire executant)\b/, needsSeparator: true },
+  { field: 'lab', re: /\b(laboratory|laboratoire|labor)\b/, needsSeparator: true, startsCell: true },
   { field: 'other', re: /\b(received|eingang(?:sdatum)?|date de reception|sex|gender|geschlecht|sexe|age|alter|ordering (?:physician|provider)|physician|doctor|provider|arzt|einsender|medecin|prescripteur|account|phone|tel\.?|telephone|telefon|fax|address|adresse|anschrift|mrn|patient id|insurance|page|seite|status|time|zeit|heure)\b/, needsSeparator: true },
   { field: 'lastName', re: /\b(nom)\b/, needsSeparator: true },
   { field: 'fullName', re: /\b(name|patient)\b/, needsSeparator: true },
@@ -165,8 +166,14 @@ export function splitPersonName(raw: string): { first: string; last: string } {
   const words = all.length > 2 ? all.filter((w, i) => i === 0 || i === all.length - 1 || !isInitial(w)) : all;
   if (words.length === 0) return { first: '', last: '' };
   if (words.length === 1) return { first: '', last: words[0]! };
-  // German/French style: family name in capitals before the given name(s).
-  if (isUpperWord(words[0]!) && !words.slice(1).every(isUpperWord)) return { first: words.slice(1).join(' '), last: words[0]! };
+  // Family name in capitals, before ("DE LA TOUR Marie") or after ("Marie DE LA TOUR") the given names.
+  const upper = words.map(isUpperWord);
+  if (upper.some((u) => !u)) {
+    const lead = upper.indexOf(false);
+    if (isUpperWord(words[0]!)) return { first: words.slice(lead).join(' '), last: words.slice(0, lead).join(' ') };
+    const tail = upper.lastIndexOf(false) + 1;
+    if (tail < words.length && isUpperWord(words[words.length - 1]!)) return { first: words.slice(0, tail).join(' '), last: words.slice(tail).join(' ') };
+  }
   let cut = words.length - 1;
   while (cut > 1 && PARTICLE.test(words[cut - 1]!)) cut--;
   return { first: words.slice(0, cut).join(' '), last: words.slice(cut).join(' ') };
@@ -255,7 +262,7 @@ function bannerName(lines: MetadataLine[]): string | undefined {
 
 /** Words naming a laboratory or the institution it belongs to (tested on folded text). */
 const LAB_WORDS =
-  /\b(lab\w*|\w*labs?|laborator\w*|bio(?:log|lab|med|scien|group|path)\w*|diagnost\w*|patholog\w*|hospital\w*|hopital\w*|krankenhaus|klinik\w*|clinical|medical|medizin\w*|health|sciences?|institut\w*|\w*praxis|centre|center|zentrum|mvz|lbm|quest|eurofins|cerba\w*|sonic|limbach|amedes|inovie|unilabs|synlab)\b/;
+  /\b(lab\w*|\w*labs?|laborator\w*|bio(?:log|lab|med|scien|group|path)\w*|diagnost\w*|patholog\w*|hospital\w*|hopital\w*|krankenhaus|\w*klinik\w*|clinical|medical|medizin\w*|health\w*|sciences?|institut\w*|\w*praxis|centre|center|zentrum|mvz|lbm|quest|eurofins|cerba\w*|sonic|limbach|amedes|inovie|unilabs|synlab)\b/;
 /** Descriptor words: a line made only of these ("LABORATOIRE DE BIOLOGIE MÉDICALE") names no lab. */
 const GENERIC_WORD =
   /^(laboratoire|laboratoires|laboratory|laboratories|lab|labs|labor|laboratoriumsmedizin|de|des|du|d|la|le|l|et|biologie|medicale|medicales|analyses|department|departement|dept|division|services?|section|unit|of|and|the|for|fur|und|pathology|medicine|medizin|clinical|biochemistry|chemistry|haematology|hematology|microbiology|immunology|blood|sciences?|facharzte|facharzt|arzte|klinische|chemie|patient|portal|test|tests)$/;

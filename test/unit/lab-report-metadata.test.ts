@@ -24,6 +24,9 @@ describe('splitPersonName: titles, order and particles', () => {
     ["O'BRIEN, Mary-Kate", 'Mary-Kate', "O'BRIEN"],
     ['Jean-Luc PICARD', 'Jean-Luc', 'PICARD'],
     ['Anna van der Berg', 'Anna', 'van der Berg'],
+    ['DE LA TOUR Marie', 'Marie', 'DE LA TOUR'],
+    ['Marie DE LA TOUR', 'Marie', 'DE LA TOUR'],
+    ['SMITH John Paul', 'John Paul', 'SMITH'],
     ['Weber geb. Schmidt, Sophie', 'Sophie', 'Weber'],
     ['Mme DUPONT née MARTIN Marie', 'Marie', 'DUPONT'],
     ['Renée Dupont', 'Renée', 'Dupont'],
@@ -136,6 +139,7 @@ describe('extractMetadata: lab name', () => {
       'Brightwater Medical Laboratory',
     );
     expect(extractMetadata(lines('Performing lab: Quest Diagnostics, 123 Main St, Springfield')).lab_name).toBe('Quest Diagnostics');
+    expect(extractMetadata(lines('Patient: Jane Roe', 'Testing performed by: LabCorp Burlington, 1447 York Court, Burlington, NC 27215')).lab_name).toBe('LabCorp Burlington');
   });
 
   it('does not take a person for the lab', () => {
@@ -153,6 +157,8 @@ describe('extractMetadata: lab name', () => {
     expect(extractMetadata(lines('MERCY VALLEY HOSPITAL', 'Department of Pathology and Laboratory Medicine', 'CUMULATIVE LABORATORY REPORT')).lab_name).toBe('MERCY VALLEY HOSPITAL');
     expect(extractMetadata(lines('Laborpraxis Süd   Endbefund', 'Fachärzte für Laboratoriumsmedizin', 'Patient: Weber, Sophie')).lab_name).toBe('Laborpraxis Süd');
     expect(extractMetadata(lines('Lakeshore Reference Laboratory   Patient Report', 'Patient: Jane Roe')).lab_name).toBe('Lakeshore Reference Laboratory');
+    expect(extractMetadata(lines('Sonic Healthcare', 'Patient: Jane Roe')).lab_name).toBe('Sonic Healthcare');
+    expect(extractMetadata(lines('Universitätsklinikum Freiburg   Zentrallabor', 'Patient: Jane Roe')).lab_name).toBe('Universitätsklinikum Freiburg');
   });
 
   it('falls back to a footer naming the lab', () => {
