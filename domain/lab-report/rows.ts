@@ -43,7 +43,7 @@ const VALUE_KINDS = new Set(['num', 'pct', 'cmp', 'ratio', 'qual']);
  */
 function cleanName(raw: string): string {
   const name = raw.replace(/^[\s*•·▪◦‣\-–—>]+/, '').replace(/\.{2,}/g, ' ');
-  return squash(name.replace(/(?:\s+-|[\s:.=_–—])+$/, ''));
+  return squash(name.replace(/(?:\s+-|[\s:.,;=_–—])+$/, ''));
 }
 
 /** Tokens of a run of chunks, with inline range labels applied across chunk gaps ("Ref:" | "3.5-5.0"). */
@@ -251,7 +251,10 @@ function byTokens(allTokens: Token[], opts: RowOptions): RowCandidate | undefine
   let fallback: RowCandidate | undefined;
   for (let i = 1; i < tokens.length; i++) {
     if (!VALUE_KINDS.has(tokens[i]!.kind) && !(tokens[i]!.kind === 'range' && !tokens[i]!.labelled && tokens[i - 1]!.kind !== 'range')) continue;
-    let nameTokens = tokens.slice(0, i);
+    // A labelled range printed before the value ("Sodium (normal 135-145): 140") is a field, not name.
+    const early = tokens.slice(0, i).filter((t) => t.labelled);
+    let nameTokens = tokens.slice(0, i).filter((t) => !t.labelled);
+    while (early.length > 0 && nameTokens.at(-1)?.kind === 'sep') nameTokens = nameTokens.slice(0, -1);
     if (nameTokens.some((t) => t.kind === 'date')) return fallback;
     // A flag printed before the value ("Glucose H 105") belongs to the fields, not the name.
     const flagFirst = nameTokens.length > 1 && nameTokens.at(-1)!.kind === 'flag' && !isAmbiguousFlag(nameTokens.at(-1)!.text);
@@ -259,7 +262,7 @@ function byTokens(allTokens: Token[], opts: RowOptions): RowCandidate | undefine
     const name = nameTokens.map((t) => t.text).join(' ');
     const inner = nameTokens.slice(1).some((t) => VALUE_KINDS.has(t.kind) && t.kind !== 'qual');
     if (inner && !opts.isKnownName(name)) continue;
-    const f = assignFields(tokens.slice(flagFirst ? i - 1 : i), opts, rangeBefore);
+    const f = assignFields([...early, ...tokens.slice(flagFirst ? i - 1 : i)], opts, rangeBefore);
     const row = candidate(name, f, false, opts);
     if (!row) continue;
     if (f.leftoverWords === 0 && f.extraNumbers === 0) return row;

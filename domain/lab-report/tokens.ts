@@ -30,6 +30,8 @@ const RANGE_LABEL = new RegExp(
     String.raw`(?:range|normal|normals|reference|ref\.?|norm|referenz|vn|n|v\.r\.)\s*:`,
     String.raw`(?:referenzbereich|referenzwerte?|normbereich|normalbereich|normwerte?)\s*:?`,
     String.raw`(?:valeurs?\s+(?:de\s+reference|normales|usuelles)|intervalle\s+de\s+reference)\s*:?`,
+    // "(normal 135-145)", "(ref 3.5-5.0)": a bracket opened on the word marks it as a label.
+    String.raw`(?<=[\[(]\s*)(?:normal|ref\.?|reference|norm)`,
   ].join('|') + String.raw`)(?=\s|$|(?<=:)[\d<>≤≥])`,
   'iy',
 );

@@ -349,6 +349,15 @@ describe('parseLabReport: ranges split over cells, inline labels, legends', () =
     ]);
   });
 
+  it('a labelled range printed between the name and the value; a comma closing the name', () => {
+    const { results } = parse(page(1, ['Sodium (normal 135-145): 140 mmol/L', 'Glucose (Ref: 70-99) 105 mg/dL H', 'Potassium, 4.1 mmol/L, reference range 3.5 to 5.1']));
+    expect(results.map((r) => [r.test_name, r.value, r.units, r.min_reference_range, r.max_reference_range, r.flag])).toEqual([
+      ['Sodium', '140', 'mmol/L', 135, 145, undefined],
+      ['Glucose', '105', 'mg/dL', 70, 99, 'H'],
+      ['Potassium', '4.1', 'mmol/L', 3.5, 5.1, undefined],
+    ]);
+  });
+
   it('German and French inline range labels, inside brackets', () => {
     const de = parse(page(1, ['Blutbild', 'Hämoglobin: 13,5 g/dl (Referenzbereich: 12,0-15,5)', 'Leukozyten: 11,2 /nl (Norm: 4,0-10,0) erhöht']));
     expect(de.results.map((r) => [r.test_name, r.value, r.units, r.min_reference_range, r.max_reference_range, r.interpretation])).toEqual([
