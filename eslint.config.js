@@ -7,7 +7,7 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.data/**', 'coverage/**', 'db/migrations/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.data/**', 'coverage/**', '.tmp/**', 'db/migrations/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

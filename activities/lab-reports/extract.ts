@@ -6,6 +6,7 @@ import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import type { ExtractedPage, FailureReason, TextLine } from '../../domain/lab-report/types.js';
 import type { ExtractionSummary } from '../../db/schema/lab-reports.js';
 import type { ParsingJobMime } from '../../workflows/lab-report/definitions.js';
+import { prepareImage } from './image-prep.js';
 import { recognize } from './ocr.js';
 
 /**
@@ -21,8 +22,11 @@ const MIN_TEXT_LAYER_CHARS = 20;
 /** Render scanned pages at 300 dpi, but no side beyond this many pixels. */
 const RENDER_DPI = 300;
 const MAX_RENDER_SIDE = 4200;
-/** Images are scaled so their longer side is at least / at most this (OCR works best around 300 dpi). */
-const MIN_IMAGE_SIDE = 1800;
+/**
+ * Images are scaled so their longer side is at least / at most this: a phone photo of a page is
+ * enlarged to about 400 dpi, where tesseract still sees decimal points in small print.
+ */
+const MIN_IMAGE_SIDE = 3600;
 const MAX_IMAGE_SIDE = 5000;
 
 export type ExtractionResult =
@@ -173,15 +177,8 @@ async function extractImage(bytes: Uint8Array, options: ExtractOptions): Promise
     return invalid(`The image could not be decoded: ${(err as Error).message}`);
   }
   if (!image.width || !image.height) return invalid('The image has no pixels.');
-  const longer = Math.max(image.width, image.height);
-  const scale = longer < MIN_IMAGE_SIDE ? Math.min(3, MIN_IMAGE_SIDE / longer) : Math.min(1, MAX_IMAGE_SIDE / longer);
-  const canvas = createCanvas(Math.round(image.width * scale), Math.round(image.height * scale));
-  const ctx = canvas.getContext('2d');
-  // Transparent pixels would read as black: flatten onto white.
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
-  const ocr = await recognize(canvas.toBuffer('image/png'), scale);
+  const prepared = prepareImage(image, { minSide: MIN_IMAGE_SIDE, maxSide: MAX_IMAGE_SIDE });
+  const ocr = await recognize(prepared.png, prepared.scale);
   options.onPage?.(1, 1);
   return {
     ok: true,

@@ -15,6 +15,7 @@ import { matchLoinc } from './loinc-match.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine } from './metadata.js';
 import { interpret } from './interpret.js';
 import { isPanelHeading, panelTitle } from './panels.js';
+import { withoutLostSeparators } from './plausibility.js';
 import { parseRow, type RowCandidate } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
 import { type ExtractedPage, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine } from './types.js';
@@ -167,5 +168,6 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
 
   const metaLines: MetadataLine[] = lines.filter((l) => !detectHeader(l.line)).map((l) => ({ text: lineText(l.line), page: l.page }));
   const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
-  return { metadata, results: reader.results };
+  const ocrPages = new Set(ordered.filter((p) => p.source === 'ocr').map((p) => p.page));
+  return { metadata, results: withoutLostSeparators(reader.results, ocrPages) };
 }

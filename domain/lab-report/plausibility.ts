@@ -1,0 +1,61 @@
+/**
+ * OCR's commonest harmful mistake on lab reports is a lost decimal separator: "4,3" read as "43",
+ * "0.96" as "096" (or a speck read as one: "57" as ".57"). Such a value is wrong by a power of ten and looks just as sure as a right one. A
+ * result is dropped (a missing value is better than a wrong one) when its value, as printed, carries
+ * the marks of a lost separator and contradicts what the rest of its row says.
+ */
+import { type ParsedResult } from './types.js';
+
+/** A whole number with a leading zero ("096", "05") is never printed so: a separator was lost. */
+const LEADING_ZERO = /^0\d+$/;
+/** A value more than this many times its range's upper limit, from OCR, is suspect. */
+const FACTOR = 5;
+
+const decimalsIn = (text: string | undefined): boolean => /\d[.,]\d/.test(text ?? '');
+
+/** Whether a value near [min/3, 3·max] is among the candidates. */
+const anyNear = (candidates: number[], min: number, max: number | undefined): boolean =>
+  candidates.some((v) => v >= min / 3 && (max === undefined || v <= max * 3));
+
+/** "1528" with a separator put back somewhere inside: 152.8, 15.28, 1.528. */
+function withSeparator(digits: string): number[] {
+  return Array.from({ length: digits.length - 1 }, (_, i) => Number(digits) / 10 ** (i + 1));
+}
+
+/**
+ * Whether an OCR-read value most likely has a separator lost or gained: an integer five times or
+ * more above its range, or a value below a fifth of the range's lower limit (a speck read as a
+ * leading point: "57" as ".57"), that a power of ten would bring near the range, while the row agrees
+ * it is not truly that far out — its flag points the other way, its range is printed with decimals
+ * (values of such tests are too, so a whole number is suspect), or the report flags abnormal values
+ * and this one carries no flag.
+ */
+export function lostSeparator(result: ParsedResult, reportHasFlags: boolean): boolean {
+  if (result.type !== 'numeric') return false;
+  const value = Number(result.value);
+  const max = result.max_reference_range;
+  const min = result.min_reference_range;
+  const flag = result.flag?.toUpperCase();
+  const unflagged = reportHasFlags && flag === undefined;
+  if (/^\d{2,}$/.test(result.value) && max !== undefined && max > 0 && value > FACTOR * max && anyNear(withSeparator(result.value), min ?? 0, max)) {
+    return (flag !== undefined && flag.startsWith('L')) || decimalsIn(result.reference_range_text) || unflagged;
+  }
+  // "0.57" read from ".57": without the point it would be 57.
+  const withoutPoint = /^0\.(\d+)$/.exec(result.value)?.[1];
+  if (withoutPoint && min !== undefined && min > 0 && value < min / FACTOR && anyNear([Number(withoutPoint)], min, max)) {
+    return (flag !== undefined && flag.startsWith('H')) || unflagged;
+  }
+  return false;
+}
+
+/**
+ * Results of OCR pages without the values that carry the marks of a lost separator (see
+ * lostSeparator); a leading zero is such a mark on any page.
+ */
+export function withoutLostSeparators(results: ParsedResult[], ocrPages: Set<number>): ParsedResult[] {
+  const reportHasFlags = results.some((r) => r.flag !== undefined);
+  return results.filter((r) => {
+    if (r.type === 'numeric' && LEADING_ZERO.test(r.value)) return false;
+    return !(ocrPages.has(r.page ?? 0) && lostSeparator(r, reportHasFlags));
+  });
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { parseLabReport } from '../../domain/lab-report/parse.js';
+import { lostSeparator, withoutLostSeparators } from '../../domain/lab-report/plausibility.js';
+import { type ExtractedPage, type ParsedResult } from '../../domain/lab-report/types.js';
+
+const result = (over: Partial<ParsedResult>): ParsedResult => ({ test_name: 'Potassium', value: '43', type: 'numeric', page: 1, ...over });
+
+describe('lostSeparator: an OCR integer far above a decimal range', () => {
+  it('flags "43" against "3,5 - 5,1" (the range is printed with decimals)', () => {
+    expect(lostSeparator(result({ min_reference_range: 3.5, max_reference_range: 5.1, reference_range_text: '3,5 - 5,1' }), false)).toBe(true);
+  });
+
+  it('flags "33" with an L flag against 4-6: a low value cannot be far above its range', () => {
+    const r = result({ value: '33', min_reference_range: 4, max_reference_range: 6, reference_range_text: '4-6' });
+    expect(lostSeparator({ ...r, flag: 'L' }, false)).toBe(true);
+    expect(lostSeparator(r, false)).toBe(false);
+  });
+
+  it('flags an unflagged value in a report that flags others, even with a whole-number range', () => {
+    const r = result({ value: '650', min_reference_range: 70, max_reference_range: 99, reference_range_text: '70-99' });
+    expect(lostSeparator(r, true)).toBe(true);
+    expect(lostSeparator(r, false)).toBe(false);
+  });
+
+  it('keeps a truly high value that is flagged high against a whole-number range', () => {
+    expect(lostSeparator(result({ value: '650', flag: 'H', min_reference_range: 70, max_reference_range: 99, reference_range_text: '70-99' }), true)).toBe(false);
+  });
+
+  it('keeps values within five times the range, decimals, bounds and values without a range', () => {
+    expect(lostSeparator(result({ value: '24', min_reference_range: 3.5, max_reference_range: 5.1, reference_range_text: '3,5 - 5,1' }), false)).toBe(false);
+    expect(lostSeparator(result({ value: '43.5', min_reference_range: 3.5, max_reference_range: 5.1, reference_range_text: '3,5 - 5,1' }), true)).toBe(false);
+    expect(lostSeparator(result({ value: '<43', type: 'range', max_reference_range: 5.1, reference_range_text: '< 5,1' }), true)).toBe(false);
+    expect(lostSeparator(result({ value: '43' }), true)).toBe(false);
+  });
+
+  it('flags only when a power of ten brings the value near the range', () => {
+    expect(lostSeparator(result({ value: '75', min_reference_range: 5, max_reference_range: 9, reference_range_text: '5,0 - 9,0' }), true)).toBe(true);
+    // "70" could only have been 7.0: still far above 0.5-0.9.
+    expect(lostSeparator(result({ value: '70', min_reference_range: 0.5, max_reference_range: 0.9, reference_range_text: '0,5 - 0,9' }), true)).toBe(false);
+    expect(lostSeparator(result({ value: '20', min_reference_range: 0.001, max_reference_range: 0.002, reference_range_text: '0.001-0.002' }), true)).toBe(false);
+  });
+});
+
+describe('lostSeparator: an OCR value far below its range', () => {
+  const hdl = result({ test_name: 'HDL', value: '0.57', min_reference_range: 40, reference_range_text: '> OR = 40' });
+  it('flags ".57" against ">= 40" when the report flags values and this one has none, or says high', () => {
+    expect(lostSeparator(hdl, true)).toBe(true);
+    expect(lostSeparator({ ...hdl, flag: 'H' }, false)).toBe(true);
+  });
+  it('keeps it when it is flagged low, or nothing in the report says otherwise', () => {
+    expect(lostSeparator({ ...hdl, flag: 'L' }, true)).toBe(false);
+    expect(lostSeparator(hdl, false)).toBe(false);
+  });
+  it('keeps a low value that no power of ten brings near the range', () => {
+    expect(lostSeparator(result({ value: '0.00001', min_reference_range: 40, max_reference_range: 60 }), true)).toBe(false);
+  });
+});
+
+describe('withoutLostSeparators', () => {
+  it('drops leading-zero integers on any page, and suspect values on OCR pages only', () => {
+    const rows = [
+      result({ test_name: 'Creatinine', value: '096', page: 1 }),
+      result({ test_name: 'Potassium', value: '43', page: 1, min_reference_range: 3.5, max_reference_range: 5.1, reference_range_text: '3.5-5.1' }),
+      result({ test_name: 'Potassium', value: '43', page: 2, min_reference_range: 3.5, max_reference_range: 5.1, reference_range_text: '3.5-5.1' }),
+      result({ test_name: 'Sodium', value: '140', page: 2, min_reference_range: 135, max_reference_range: 145, reference_range_text: '135-145' }),
+    ];
+    const kept = withoutLostSeparators(rows, new Set([2]));
+    expect(kept.map((r) => [r.test_name, r.page])).toEqual([
+      ['Potassium', 1],
+      ['Sodium', 2],
+    ]);
+  });
+
+  it('is applied by parseLabReport to OCR pages', () => {
+    const lines = ['Test   Result   Unit   Reference', 'Kalium   43   mmol/l   3,5 - 5,1', 'Natrium   142   mmol/l   136 - 145'];
+    const asPage = (source: ExtractedPage['source']): ExtractedPage => ({ page: 1, source, lines: lines.map((text, i) => ({ text, y: i * 14 })) });
+    expect(parseLabReport([asPage('ocr')]).results.map((r) => r.test_name)).toEqual(['Natrium']);
+    expect(parseLabReport([asPage('text_layer')]).results.map((r) => r.test_name)).toEqual(['Kalium', 'Natrium']);
+  });
+});
