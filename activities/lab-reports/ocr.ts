@@ -6,6 +6,7 @@ import type * as Tesseract from 'tesseract.js';
 import type { Worker } from 'tesseract.js';
 import { createCanvas, type Image, loadImage } from '@napi-rs/canvas';
 import type { TextLine } from '../../domain/lab-report/types.js';
+import { cleanWord, joinUnitPieces, repairUnit } from './ocr-text.js';
 
 /**
  * OCR with tesseract.js (WebAssembly, in a worker thread), reading its language models from the
@@ -229,27 +230,30 @@ export function toPage(ocrLines: OcrLine[], scale: number): OcrPage {
   for (const line of ocrLines) {
     // Noise from rules and specks comes out as low-confidence words without a letter or digit.
     const words = line.words
-      .filter((w) => w.text.trim() !== '' && (w.confidence >= 30 || /[\p{L}\p{N}]/u.test(w.text)))
+      .filter((w) => w.confidence >= 30 || /[\p{L}\p{N}]/u.test(w.text))
+      .map((w) => ({ ...w, text: cleanWord(w.text) }))
+      .filter((w) => w.text !== '')
       .sort((a, b) => a.bbox.x0 - b.bbox.x0);
     if (words.length === 0) continue;
     const height = Math.max(1, line.bbox.y1 - line.bbox.y0);
-    const cells: { text: string; x: number; width: number; right: number }[] = [];
+    const cells: { words: string[]; x: number; width: number; right: number }[] = [];
     for (const w of words) {
       confidences.push(w.confidence);
       const last = cells.at(-1);
       if (last && w.bbox.x0 - last.right < 0.8 * height) {
-        last.text += ` ${w.text.trim()}`;
+        last.words.push(w.text);
         last.right = w.bbox.x1;
         last.width = last.right - last.x;
       } else {
-        cells.push({ text: w.text.trim(), x: w.bbox.x0, width: w.bbox.x1 - w.bbox.x0, right: w.bbox.x1 });
+        cells.push({ words: [w.text], x: w.bbox.x0, width: w.bbox.x1 - w.bbox.x0, right: w.bbox.x1 });
       }
     }
+    const texts = cells.map((c) => joinUnitPieces(c.words).map(repairUnit).join(' '));
     lines.push({
-      text: cells.map((c) => c.text).join(' '),
+      text: texts.join(' '),
       // The baseline, like a PDF text layer's y.
       y: round((line.baseline?.y0 ?? line.bbox.y1) / scale),
-      cells: cells.map((c) => ({ text: c.text, x: round(c.x / scale), width: round(c.width / scale) })),
+      cells: cells.map((c, i) => ({ text: texts[i]!, x: round(c.x / scale), width: round(c.width / scale) })),
     });
   }
   lines.sort((a, b) => a.y - b.y);

@@ -1,0 +1,84 @@
+import { isUnitToken } from '../../domain/lab-report/units.js';
+
+/**
+ * Clean-up of OCR words on lab reports. Specks and paper grain come out as quote marks and braces
+ * stuck to words ("„4.7", "{0 - 21)", "“(45"), and unit spellings lose their slash or their "l" to a
+ * look-alike ("mgidL", "mmoliL", "mmo1/L"). Only changes with one obvious reading are made: a
+ * repaired unit must be a unit the parser knows, and a number's digits are never touched.
+ */
+
+/** Marks that are never part of a lab report word's edge, but are what specks look like. */
+const STRAY = /^[„“”‘’`´'"°^~«»·•,.:;]+|[„“”‘’`´'"°^~«»·•]+$/g;
+
+/** One word, stripped of stray marks at its edges; "" when nothing of it is left worth keeping. */
+export function cleanWord(raw: string): string {
+  let w = raw.trim();
+  // A leading point is kept when a number follows it directly (".5"): the plausibility check judges that.
+  const leadingPoint = /^[.,]\d/.test(w);
+  w = leadingPoint ? w.replace(/[„“”‘’`´'"°^~«»·•]+$/g, '') : w.replace(STRAY, '');
+  // Braces are bracket misreadings next to a number: "{150 - 400)" → "(150 - 400)".
+  w = w.replace(/^\{(?=[\d<>.,-])/, '(').replace(/(?<=[\d.,%])\}$/, ')');
+  // A number closed by a stray comma or point ("5.01,", "98."): the mark is not part of it.
+  w = w.replace(/^([<>]?\d+(?:[.,]\d+)?)[.,:;]$/, '$1');
+  if (w === '') return '';
+  // Nothing but marks: noise, unless it is a mark reports use on their own.
+  if (!/[\p{L}\p{N}]/u.test(w) && !/^(?:[-–<>%*+=/()]+|\*{1,3})$/.test(w)) return '';
+  return w;
+}
+
+// Look-alikes OCR swaps inside unit spellings: what was read → what may have been printed.
+const LOOK_ALIKES: [string, string[]][] = [
+  ['i', ['/', 'l']],
+  ['I', ['/', 'l']],
+  ['l', ['/']],
+  ['1', ['l', '/']],
+  ['|', ['/', 'l']],
+  ['!', ['l', '/']],
+  ['V', ['l/']],
+  ['t', ['/']],
+  ['0', ['o']],
+];
+
+/**
+ * A word that is not a known unit but becomes one by undoing a single look-alike swap ("mgidL" →
+ * "mg/dL", "mmo1" → "mmol", "IHPF" → "/HPF"), else the word as it was. Words starting with a digit
+ * are values, not units ("4l" stays). A real word one swap away from a unit spelling is not known.
+ */
+export function repairUnit(word: string): string {
+  // "x1049/L": a superscript caret read as a 4 in a power of ten (no count unit has a 10^4x).
+  const power = /^([x×*]?10)4(3|6|9|12)(\/[a-zµμ]+)$/i.exec(word);
+  if (power && isUnitToken(`${power[1]}^${power[2]}${power[3]}`)) return `${power[1]}^${power[2]}${power[3]}`;
+  if (word.length < 2 || word.length > 14 || isUnitToken(word)) return word;
+  if (/^\d/.test(word) || !/\p{L}/u.test(word)) return word;
+  for (let i = 0; i < word.length; i++) {
+    for (const [from, tos] of LOOK_ALIKES) {
+      if (!word.startsWith(from, i)) continue;
+      for (const to of tos) {
+        const candidate = word.slice(0, i) + to + word.slice(i + from.length);
+        if (isUnitToken(candidate)) return candidate;
+      }
+    }
+  }
+  return word;
+}
+
+/**
+ * "mmol /L", "U/ L", "mmo1 / L": a unit split around its slash, joined again (and repaired) when the
+ * pieces make a known unit; other words are left alone ("Leukozyten /nl" stays two words).
+ */
+export function joinUnitPieces(words: string[]): string[] {
+  const out = [...words];
+  for (let i = 0; i < out.length; i++) {
+    for (let span = Math.min(3, out.length - i); span >= 2; span--) {
+      const pieces = out.slice(i, i + span);
+      const slashAtJoin = pieces.slice(0, -1).some((p, k) => p.endsWith('/') || pieces[k + 1]!.startsWith('/'));
+      if (!slashAtJoin) continue;
+      const joined = repairUnit(pieces.join(''));
+      if (isUnitToken(joined)) {
+        out.splice(i, span, joined);
+        break;
+      }
+    }
+  }
+  return out;
+}
