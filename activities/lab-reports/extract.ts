@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas, loadImage, type Image } from '@napi-rs/canvas';
 import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import type { ExtractedPage, FailureReason, TextLine } from '../../domain/lab-report/types.js';
 import type { ExtractionSummary } from '../../db/schema/lab-reports.js';
+import { MAX_PDF_PAGES, checkImage } from '../../lib/report-files.js';
 import type { ParsingJobMime } from '../../workflows/lab-report/definitions.js';
 import { prepareImage } from './image-prep.js';
 import { recognize } from './ocr.js';
@@ -16,7 +17,7 @@ import { recognize } from './ocr.js';
  * reason instead of an exception.
  */
 
-export const MAX_PDF_PAGES = 30;
+export { MAX_PDF_PAGES };
 /** A PDF page with fewer visible characters than this in its text layer is treated as scanned. */
 const MIN_TEXT_LAYER_CHARS = 20;
 /** Render scanned pages at 300 dpi, but no side beyond this many pixels. */
@@ -50,7 +51,19 @@ const PDFJS_ASSETS = {
 const invalid = (detail: string): ExtractionResult => ({ ok: false, reason: 'invalid_input', detail });
 
 export async function extractText(bytes: Uint8Array, mime: ParsingJobMime, options: ExtractOptions = {}): Promise<ExtractionResult> {
-  const result = mime === 'application/pdf' ? await extractPdf(bytes, options) : await extractImage(bytes, options);
+  return readable(mime === 'application/pdf' ? await extractPdf(bytes, options) : await extractImage(bytes, mime, options));
+}
+
+/** The job's files: one PDF or image, or several images (the pages of one report, in order). */
+export async function extractFiles(files: { bytes: Uint8Array; mime: ParsingJobMime }[], options: ExtractOptions = {}): Promise<ExtractionResult> {
+  if (files.length === 1) return extractText(files[0]!.bytes, files[0]!.mime, options);
+  if (files.length === 0) return invalid('No file was uploaded.');
+  const images = files.filter((f): f is { bytes: Uint8Array; mime: ImageMime } => f.mime !== 'application/pdf');
+  if (images.length !== files.length) return invalid('A report of several files can only be made of JPEG or PNG images.');
+  return readable(await extractImages(images, options));
+}
+
+function readable(result: ExtractionResult): ExtractionResult {
   if (result.ok && result.pages.every((p) => p.lines.length === 0)) {
     return invalid('The document contains no readable text.');
   }
@@ -169,22 +182,47 @@ async function renderPage(page: PDFPageProxy): Promise<{ png: Buffer; scale: num
   return { png: canvas.toBuffer('image/png'), scale };
 }
 
-async function extractImage(bytes: Uint8Array, options: ExtractOptions): Promise<ExtractionResult> {
-  let image: Awaited<ReturnType<typeof loadImage>>;
+export type ImageMime = Exclude<ParsingJobMime, 'application/pdf'>;
+
+/**
+ * An image, decoded: its headers are checked first (a file @napi-rs/canvas cannot read would crash
+ * the process, see lib/report-files.ts). `loadImage` applies a JPEG's EXIF orientation itself (phone
+ * photos taken sideways come out upright; test/unit/lab-report-images.test.ts holds it to that).
+ */
+export async function loadPageImage(bytes: Uint8Array, mime: ImageMime): Promise<Image | { error: string }> {
+  const check = checkImage(bytes, mime);
+  if (!check.ok) return { error: check.detail };
   try {
-    image = await loadImage(Buffer.from(bytes));
+    const image = await loadImage(Buffer.from(bytes));
+    return image.width && image.height ? image : { error: 'it has no pixels' };
   } catch (err) {
-    return invalid(`The image could not be decoded: ${(err as Error).message}`);
+    return { error: (err as Error).message };
   }
-  if (!image.width || !image.height) return invalid('The image has no pixels.');
-  const prepared = prepareImage(image, { minSide: MIN_IMAGE_SIDE, maxSide: MAX_IMAGE_SIDE });
-  const ocr = await recognize(prepared.png, prepared.scale);
-  options.onPage?.(1, 1);
-  return {
-    ok: true,
-    pages: [{ page: 1, lines: ocr.lines, source: 'ocr', ocrConfidence: ocr.confidence }],
-    summary: summary(1, [1], [ocr.confidence]),
-  };
+}
+
+/** One image, read by OCR as a one-page report. */
+const extractImage = (bytes: Uint8Array, mime: ImageMime, options: ExtractOptions) => extractImages([{ bytes, mime }], options);
+
+/**
+ * A report uploaded as images (1–8 JPEG/PNG files): each image is one page, numbered 1..n in upload
+ * order, read by OCR.
+ */
+export async function extractImages(images: { bytes: Uint8Array; mime: ImageMime }[], options: ExtractOptions = {}): Promise<ExtractionResult> {
+  const pages: ExtractedPage[] = [];
+  const confidences: number[] = [];
+  for (const [k, { bytes, mime }] of images.entries()) {
+    const n = k + 1;
+    const image = await loadPageImage(bytes, mime);
+    if ('error' in image) {
+      return invalid(images.length === 1 ? `The image could not be decoded: ${image.error}` : `Image ${n} could not be decoded: ${image.error}`);
+    }
+    const prepared = prepareImage(image, { minSide: MIN_IMAGE_SIDE, maxSide: MAX_IMAGE_SIDE });
+    const ocr = await recognize(prepared.png, prepared.scale);
+    pages.push({ page: n, lines: ocr.lines, source: 'ocr', ocrConfidence: ocr.confidence });
+    confidences.push(ocr.confidence);
+    options.onPage?.(n, images.length);
+  }
+  return { ok: true, pages, summary: summary(images.length, pages.map((p) => p.page), confidences) };
 }
 
 function summary(pageCount: number, ocrPages: number[], confidences: number[]): ExtractionSummary {

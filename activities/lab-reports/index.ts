@@ -7,7 +7,7 @@ import type { ExtractedPage, FailureReason, ParsedResult, ReportMetadata } from 
 import { BlobNotFoundError, type BlobStore } from '../../lib/blob-store.js';
 import type { Logger } from '../../lib/logger.js';
 import { PARSING_JOB_EVENT_TYPES, type LabReportJobInput, type ParsingJobFile, type ReviewStatus } from '../../workflows/lab-report/definitions.js';
-import { extractText } from './extract.js';
+import { extractFiles } from './extract.js';
 import { looksNotEnglish } from './language.js';
 
 interface Deps {
@@ -67,20 +67,27 @@ export function createLabReportActivities({ db, logger, blobs, wakeEndpoints }: 
      * The file's text as pages of positioned lines, stored as a blob (its hash is returned, keeping the
      * workflow history small). OCR is slow: heartbeats every few seconds while it runs.
      */
-    async extractParsingJobText(input: { jobId: string; file: ParsingJobFile }): Promise<StepOutcome<{ pagesSha256: string; pageCount: number }>> {
+    async extractParsingJobText(input: {
+      jobId: string;
+      file: ParsingJobFile;
+      /** A multi-image job's images (its pages, in order); absent for one file. */
+      files?: ParsingJobFile[];
+    }): Promise<StepOutcome<{ pagesSha256: string; pageCount: number }>> {
       const ctx = Context.current();
       let progress = { page: 0, pages: 0 };
       const beat = setInterval(() => ctx.heartbeat(progress), HEARTBEAT_MS);
       try {
-        let bytes: Buffer;
-        try {
-          bytes = await blobs.get(input.file.sha256);
-        } catch (err) {
-          if (err instanceof BlobNotFoundError) return { ok: false, reason: 'processing_error', detail: 'The uploaded file is missing from storage.' };
-          throw err;
+        const files: { bytes: Buffer; mime: ParsingJobFile['mime'] }[] = [];
+        for (const file of input.files?.length ? input.files : [input.file]) {
+          try {
+            files.push({ bytes: await blobs.get(file.sha256), mime: file.mime });
+          } catch (err) {
+            if (err instanceof BlobNotFoundError) return { ok: false, reason: 'processing_error', detail: 'The uploaded file is missing from storage.' };
+            throw err;
+          }
         }
         const started = Date.now();
-        const result = await extractText(bytes, input.file.mime, {
+        const result = await extractFiles(files, {
           onPage: (page, pages) => {
             progress = { page, pages };
             ctx.heartbeat(progress);

@@ -38,7 +38,13 @@ export interface LabReportJobInput {
   jobId: string;
   teamId: string;
   userId: string;
+  /** The uploaded file; for a report uploaded as several images, the first of them. */
   file: ParsingJobFile;
+  /**
+   * A report uploaded as several JPEG/PNG images: all of them (`file` first), its pages in upload
+   * order. Absent for a single file (and in jobs started before multi-image uploads existed).
+   */
+  files?: ParsingJobFile[];
   needsHumanReview: boolean;
   /** How long a review is waited for; on expiry the job completes unreviewed (review_status `expired`). */
   reviewDeadlineSeconds: number;

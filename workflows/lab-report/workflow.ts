@@ -91,7 +91,8 @@ export async function labReportParsingWorkflow(input: LabReportJobInput): Promis
   phase = 'extracting';
   let pagesSha256: string;
   try {
-    const extracted = await extraction.extractParsingJobText({ jobId: input.jobId, file: input.file });
+    // Same activity, same command: only its input gains the image list of a multi-image job (replay-safe).
+    const extracted = await extraction.extractParsingJobText({ jobId: input.jobId, file: input.file, ...(input.files ? { files: input.files } : {}) });
     if (!extracted.ok) return await fail(extracted.reason, extracted.detail);
     pagesSha256 = extracted.pagesSha256;
   } catch (err) {
