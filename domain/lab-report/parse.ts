@@ -76,7 +76,8 @@ function looksLikeTestName(name: string): boolean {
 
 /** Evidence that a row is a result and not, say, an address line with a number in it. */
 function isResult(row: RowCandidate, top: LoincMatch | undefined): boolean {
-  if (!looksLikeTestName(row.name)) return false;
+  // "Collected: 21-JUN-2024 08:20 Specimen: Serum": a labelled metadata line, however it ends.
+  if (!looksLikeTestName(row.name) || hasMetadataLabel(row.name)) return false;
   const confidence = top?.confidence_score ?? 0;
   const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
   if (qualitative) {
@@ -110,7 +111,11 @@ class ReportReader {
   private readonly knownNames = new Map<string, boolean>();
   readonly results: ParsedResult[] = [];
 
-  constructor(private readonly decimalComma: boolean) {}
+  constructor(
+    private readonly decimalComma: boolean,
+    /** Pages read by OCR, where some marks are specks rather than print. */
+    private readonly ocrPages: Set<number>,
+  ) {}
 
   private isKnownName = (name: string): boolean => {
     let known = this.knownNames.get(name);
@@ -133,6 +138,8 @@ class ReportReader {
   }
 
   private accept(row: RowCandidate, page: number): boolean {
+    // ".57" from OCR: a speck before "57", or a misread; either way the value is not known.
+    if (row.value.nakedPoint && this.ocrPages.has(page)) return false;
     const panel = this.pendingPanel ?? this.panel;
     const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
     const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative });
@@ -163,11 +170,11 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   const language = detectLanguage(allText);
   const furniture = pageFurniture(lines, ordered.length);
 
-  const reader = new ReportReader(usesDecimalComma(allText, language));
+  const ocrPages = new Set(ordered.filter((p) => p.source === 'ocr').map((p) => p.page));
+  const reader = new ReportReader(usesDecimalComma(allText, language), ocrPages);
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
 
   const metaLines: MetadataLine[] = lines.filter((l) => !detectHeader(l.line)).map((l) => ({ text: lineText(l.line), page: l.page }));
   const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
-  const ocrPages = new Set(ordered.filter((p) => p.source === 'ocr').map((p) => p.page));
   return { metadata, results: withoutLostSeparators(reader.results, ocrPages) };
 }

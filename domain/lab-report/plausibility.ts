@@ -1,6 +1,6 @@
 /**
  * OCR's commonest harmful mistake on lab reports is a lost decimal separator: "4,3" read as "43",
- * "0.96" as "096" (or a speck read as one: "57" as ".57"). Such a value is wrong by a power of ten and looks just as sure as a right one. A
+ * "0.96" as "096". (A speck read as a point, ".57", is caught by the row reader: see nakedPoint.) Such a value is wrong by a power of ten and looks just as sure as a right one. A
  * result is dropped (a missing value is better than a wrong one) when its value, as printed, carries
  * the marks of a lost separator and contradicts what the rest of its row says.
  */
@@ -23,29 +23,17 @@ function withSeparator(digits: string): number[] {
 }
 
 /**
- * Whether an OCR-read value most likely has a separator lost or gained: an integer five times or
- * more above its range, or a value below a fifth of the range's lower limit (a speck read as a
- * leading point: "57" as ".57"), that a power of ten would bring near the range, while the row agrees
- * it is not truly that far out — its flag points the other way, its range is printed with decimals
- * (values of such tests are too, so a whole number is suspect), or the report flags abnormal values
- * and this one carries no flag.
+ * Whether an OCR-read integer most likely lost its decimal separator: five times or more above its
+ * range, while a separator put back would bring it near the range, and the row agrees it is not truly
+ * that high — its flag says low, its range is printed with decimals (values of such tests are too, so
+ * a whole number is suspect), or the report flags abnormal values and this one carries no flag.
  */
 export function lostSeparator(result: ParsedResult, reportHasFlags: boolean): boolean {
-  if (result.type !== 'numeric') return false;
-  const value = Number(result.value);
   const max = result.max_reference_range;
-  const min = result.min_reference_range;
+  if (result.type !== 'numeric' || !/^\d{2,}$/.test(result.value) || max === undefined || max <= 0) return false;
+  if (Number(result.value) <= FACTOR * max || !anyNear(withSeparator(result.value), result.min_reference_range ?? 0, max)) return false;
   const flag = result.flag?.toUpperCase();
-  const unflagged = reportHasFlags && flag === undefined;
-  if (/^\d{2,}$/.test(result.value) && max !== undefined && max > 0 && value > FACTOR * max && anyNear(withSeparator(result.value), min ?? 0, max)) {
-    return (flag !== undefined && flag.startsWith('L')) || decimalsIn(result.reference_range_text) || unflagged;
-  }
-  // "0.57" read from ".57": without the point it would be 57.
-  const withoutPoint = /^0\.(\d+)$/.exec(result.value)?.[1];
-  if (withoutPoint && min !== undefined && min > 0 && value < min / FACTOR && anyNear([Number(withoutPoint)], min, max)) {
-    return (flag !== undefined && flag.startsWith('H')) || unflagged;
-  }
-  return false;
+  return (flag !== undefined && flag.startsWith('L')) || decimalsIn(result.reference_range_text) || (reportHasFlags && flag === undefined);
 }
 
 /**

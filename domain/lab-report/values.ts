@@ -95,6 +95,8 @@ export interface ParsedValue {
   lowInclusive?: boolean;
   highInclusive?: boolean;
   qualitative?: QualitativeClass;
+  /** Printed without the leading zero (".5"): labs do not print so, so from OCR it is a speck read as a point. */
+  nakedPoint?: boolean;
 }
 
 const COMPARATOR = /^([<>]\s*or\s*=|[<>≤≥]=?|=<|=>)\s*/i;
@@ -111,7 +113,11 @@ export function parseValue(raw: string, decimalComma: boolean): ParsedValue | un
     if (n !== undefined) return { value: n, type: 'percentage', low: Number(n), high: Number(n) };
   }
   const n = normaliseNumber(text, decimalComma);
-  if (n !== undefined) return { value: n, type: 'numeric', low: Number(n), high: Number(n) };
+  if (n !== undefined) {
+    const parsed: ParsedValue = { value: n, type: 'numeric', low: Number(n), high: Number(n) };
+    if (/^[.,]\d/.test(text)) parsed.nakedPoint = true;
+    return parsed;
+  }
   const titer = /^1\s?[:/]\s?(\d+)$/.exec(text);
   if (titer) return { value: `1:${titer[1]}`, type: 'ratio' };
   const span = /^(\d+(?:[.,]\d+)?)\s?[-–]\s?(\d+(?:[.,]\d+)?)$/.exec(text);

@@ -41,21 +41,6 @@ describe('lostSeparator: an OCR integer far above a decimal range', () => {
   });
 });
 
-describe('lostSeparator: an OCR value far below its range', () => {
-  const hdl = result({ test_name: 'HDL', value: '0.57', min_reference_range: 40, reference_range_text: '> OR = 40' });
-  it('flags ".57" against ">= 40" when the report flags values and this one has none, or says high', () => {
-    expect(lostSeparator(hdl, true)).toBe(true);
-    expect(lostSeparator({ ...hdl, flag: 'H' }, false)).toBe(true);
-  });
-  it('keeps it when it is flagged low, or nothing in the report says otherwise', () => {
-    expect(lostSeparator({ ...hdl, flag: 'L' }, true)).toBe(false);
-    expect(lostSeparator(hdl, false)).toBe(false);
-  });
-  it('keeps a low value that no power of ten brings near the range', () => {
-    expect(lostSeparator(result({ value: '0.00001', min_reference_range: 40, max_reference_range: 60 }), true)).toBe(false);
-  });
-});
-
 describe('withoutLostSeparators', () => {
   it('drops leading-zero integers on any page, and suspect values on OCR pages only', () => {
     const rows = [
@@ -76,5 +61,23 @@ describe('withoutLostSeparators', () => {
     const asPage = (source: ExtractedPage['source']): ExtractedPage => ({ page: 1, source, lines: lines.map((text, i) => ({ text, y: i * 14 })) });
     expect(parseLabReport([asPage('ocr')]).results.map((r) => r.test_name)).toEqual(['Natrium']);
     expect(parseLabReport([asPage('text_layer')]).results.map((r) => r.test_name)).toEqual(['Kalium', 'Natrium']);
+  });
+
+  it('drops an OCR value printed without its leading zero (".57": a speck read as a point); text layers keep it', () => {
+    const lines = ['Test   Result   Unit   Reference', 'HDL   .57   mg/dL   > 40', 'LDL   56   mg/dL   < 100'];
+    const asPage = (source: ExtractedPage['source']): ExtractedPage => ({ page: 1, source, lines: lines.map((text, i) => ({ text, y: i * 14 })) });
+    expect(parseLabReport([asPage('ocr')]).results.map((r) => [r.test_name, r.value])).toEqual([['LDL', '56']]);
+    expect(parseLabReport([asPage('text_layer')]).results.map((r) => [r.test_name, r.value])).toEqual([
+      ['HDL', '0.57'],
+      ['LDL', '56'],
+    ]);
+  });
+});
+
+describe('parseLabReport: metadata lines are not results', () => {
+  it('a labelled collection line ending in a number is not a row', () => {
+    const lines = ['TEST   REFERENCE RANGE   RESULT   UNITS', '+ Collected: 21-JUN-2024 08:20 Specimen: Serum   3', 'Sodium   136 - 145   138   mmol/L'];
+    const page: ExtractedPage = { page: 1, source: 'ocr', lines: lines.map((text, i) => ({ text, y: i * 14 })) };
+    expect(parseLabReport([page]).results.map((r) => [r.test_name, r.value])).toEqual([['Sodium', '138']]);
   });
 });
