@@ -20,9 +20,9 @@ import { recognize } from './ocr.js';
 export { MAX_PDF_PAGES };
 /** A PDF page with fewer visible characters than this in its text layer is treated as scanned. */
 const MIN_TEXT_LAYER_CHARS = 20;
-/** Render scanned pages at 300 dpi, but no side beyond this many pixels. */
-const RENDER_DPI = 300;
-const MAX_RENDER_SIDE = 4200;
+/** Render scanned pages at 400 dpi (as photos are enlarged: decimal points survive), but no side beyond this many pixels. */
+const RENDER_DPI = 400;
+const MAX_RENDER_SIDE = 4800;
 /**
  * Images are scaled so their longer side is at least / at most this: a phone photo of a page is
  * enlarged to about 400 dpi, where tesseract still sees decimal points in small print.
