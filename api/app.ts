@@ -40,9 +40,11 @@ export interface AppDeps {
     Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'URL_SIGNING_SECRET' | 'PUBLIC_URL' | 'PORT' | 'DATA_DIR' | 'PARSER_REVIEW_DEADLINE_SECONDS'>>;
   /** Where uploaded lab reports are kept (default: files under $DATA_DIR/blobs). */
   blobs?: BlobStore;
+  /** Tests lower the sandbox limit of lab report parsing jobs per team (default 300). */
+  parserSandboxJobLimit?: number;
 }
 
-export function createApp({ db, temporal, logger, config, orderDeadlines, blobs }: AppDeps) {
+export function createApp({ db, temporal, logger, config, orderDeadlines, blobs, parserSandboxJobLimit }: AppDeps) {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);
   app.notFound(onNotFound);
@@ -109,6 +111,8 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs 
       temporal,
       blobs: blobs ?? blobStoreFor(config.DATA_DIR ?? '.data'),
       reviewDeadlineSeconds: config.PARSER_REVIEW_DEADLINE_SECONDS ?? DEFAULT_REVIEW_DEADLINE_SECONDS,
+      environment: config.SERVICE_ENVIRONMENT,
+      ...(parserSandboxJobLimit !== undefined ? { sandboxJobLimit: parserSandboxJobLimit } : {}),
     }),
   );
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { parsingJobs, users } from '../schema/index.js';
 import { recordTeamEvent } from './events.js';
@@ -46,6 +46,15 @@ export async function findParsingJob(db: DbOrTx, teamId: string, jobId: string):
     .where(and(eq(parsingJobs.teamId, teamId), eq(parsingJobs.id, jobId)))
     .limit(1);
   return row ?? null;
+}
+
+/** How many of a team's jobs have not failed (the sandbox limit counts these). */
+export async function countLiveParsingJobs(db: DbOrTx, teamId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(parsingJobs)
+    .where(and(eq(parsingJobs.teamId, teamId), ne(parsingJobs.status, 'failed')));
+  return row?.n ?? 0;
 }
 
 export async function findParsingJobById(db: DbOrTx, jobId: string): Promise<ParsingJobRow | null> {

@@ -8,7 +8,7 @@ import {
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Db } from '../../../db/client.js';
-import { findParsingJob, parsingJobView } from '../../../db/queries/lab-reports.js';
+import { countLiveParsingJobs, findParsingJob, parsingJobView } from '../../../db/queries/lab-reports.js';
 import { findUser } from '../../../db/queries/users.js';
 import type { BlobStore } from '../../../lib/blob-store.js';
 import {
@@ -18,12 +18,14 @@ import {
   reviewUpdate,
   taskQueue,
   type LabReportJobInput,
+  type ParsingJobFile,
   type ReviewDecision,
 } from '../../../workflows/lab-report/definitions.js';
 import type { AppEnv } from '../../env.js';
 import { HttpError, ValidationError, badRequest, notFound, type ValidationItem } from '../../errors.js';
 import { parse, parseJsonBody } from '../../validation.js';
-import { MAX_FILE_BYTES, MAX_UPLOAD_BODY_BYTES, createJobFields, jobIdParam, reviewBody, sniffMime } from './schemas.js';
+import { MAX_UPLOAD_BODY_BYTES, SANDBOX_PARSING_JOB_LIMIT, createJobFields, jobIdParam, reviewBody } from './schemas.js';
+import { checkContents, checkFiles, tooLarge } from './uploads.js';
 
 export interface LabReportsDeps {
   db: Db;
@@ -31,12 +33,14 @@ export interface LabReportsDeps {
   blobs: BlobStore;
   /** How long a job with needs_human_review waits for its reviewer. */
   reviewDeadlineSeconds: number;
+  /** The service's environment: in `sandbox`, a team's jobs are limited (BEHAVIOUR §9). */
+  environment: 'sandbox' | 'production';
+  /** Jobs (not failed) a sandbox team may have; default SANDBOX_PARSING_JOB_LIMIT (tests lower it). */
+  sandboxJobLimit?: number;
 }
 
 /** The upload route, which has its own body limit (the app's global one is 1 MB). */
 export const PARSER_UPLOAD_PATH = '/lab_report/v1/parser/job';
-
-const tooLarge = () => new HttpError(413, `The file is larger than ${MAX_FILE_BYTES} bytes (10 MiB).`);
 
 type FormValue = string | File;
 
@@ -82,25 +86,34 @@ export function labReportRoutes(deps: LabReportsDeps) {
       if (files.length === 0) items.push({ loc: ['body', 'file'], msg: 'Field required', type: 'missing' });
       else if (files.some((f) => !(f instanceof File))) items.push({ loc: ['body', 'file'], msg: 'Expected an uploaded file', type: 'value_error' });
       if (items.length || !fields) throw new ValidationError(items);
-      if (files.length > 1) throw badRequest('Upload one file per job.');
-      const file = files[0] as File;
-      if (file.size === 0) throw badRequest('The uploaded file is empty.');
-      if (file.size > MAX_FILE_BYTES) throw tooLarge();
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      const mime = sniffMime(bytes);
-      if (!mime) throw badRequest('Unsupported file type: upload a PDF, JPEG or PNG file.');
+      const checked = await checkFiles(files as File[]);
 
       const user = await findUser(db, teamId, fields.user_id);
       if (!user || user.deletedAt) throw notFound('User does not exist on this team');
+      if (deps.environment === 'sandbox') {
+        const limit = deps.sandboxJobLimit ?? SANDBOX_PARSING_JOB_LIMIT;
+        // Choice: a soft limit — two uploads racing for the last place may both be accepted.
+        if ((await countLiveParsingJobs(db, teamId)) >= limit) {
+          throw badRequest(
+            `Sandbox lab report parsing is limited to ${limit} reports. Failed jobs do not count; parse further reports with a production API key.`,
+          );
+        }
+      }
+      await checkContents(checked);
 
-      // Only now, with everything checked, is the file kept; the workflow gets its hash.
-      const stored = await deps.blobs.put(bytes);
+      // Only now, with everything checked, are the files kept; the workflow gets their hashes.
+      const stored: ParsingJobFile[] = [];
+      for (const { file, bytes, mime } of checked) {
+        const blob = await deps.blobs.put(bytes);
+        stored.push({ sha256: blob.sha256, size: blob.size, mime, name: file.name ? file.name.slice(0, 255) : null });
+      }
       const jobId = randomUUID();
       const input: LabReportJobInput = {
         jobId,
         teamId,
         userId: user.id,
-        file: { sha256: stored.sha256, size: stored.size, mime, name: file.name ? file.name.slice(0, 255) : null },
+        file: stored[0]!,
+        ...(stored.length > 1 ? { files: stored } : {}),
         needsHumanReview: fields.needs_human_review,
         reviewDeadlineSeconds: deps.reviewDeadlineSeconds,
       };

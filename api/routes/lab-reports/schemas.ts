@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import type { ParsingJobMime } from '../../../workflows/lab-report/definitions.js';
 
-/** Largest accepted report file (the issue's limit; the hosted service documents 30 MiB). */
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
-/** The multipart envelope around the file (boundaries, headers, the other fields) may add this much. */
-export const MAX_UPLOAD_BODY_BYTES = MAX_FILE_BYTES + 64 * 1024;
+/** Largest accepted upload: one file, or all the images of a multi-image report together (BEHAVIOUR §9). */
+export const MAX_UPLOAD_BYTES = 30 * 1024 * 1024;
+/** A report may be uploaded as up to this many JPEG/PNG images (its pages, in order). */
+export const MAX_IMAGE_FILES = 8;
+/** The multipart envelope around the files (boundaries, headers, the other fields) may add this much. */
+export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
+/** Jobs (not failed) a team may have in the sandbox environment. */
+export const SANDBOX_PARSING_JOB_LIMIT = 300;
 
 const uuid = (name: string) => z.guid(`${name} must be a UUID`);
 
