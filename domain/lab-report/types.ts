@@ -14,6 +14,12 @@ export interface TextLine {
   cells?: { text: string; x: number; width?: number }[];
 }
 
+/**
+ * Prefixed by the extractor to a word it read differently each time it looked (OCR): its text is not
+ * known, and a row holding it is not read at all (a wrong value is worse than a missing one).
+ */
+export const UNREADABLE = '\u2047';
+
 export interface ExtractedPage {
   /** 1-based page number. */
   page: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { lostSeparator, withoutLostSeparators } from '../../domain/lab-report/plausibility.js';
-import { type ExtractedPage, type ParsedResult } from '../../domain/lab-report/types.js';
+import { type ExtractedPage, type ParsedResult, UNREADABLE } from '../../domain/lab-report/types.js';
 
 const result = (over: Partial<ParsedResult>): ParsedResult => ({ test_name: 'Potassium', value: '43', type: 'numeric', page: 1, ...over });
 
@@ -79,5 +79,15 @@ describe('parseLabReport: metadata lines are not results', () => {
     const lines = ['TEST   REFERENCE RANGE   RESULT   UNITS', '+ Collected: 21-JUN-2024 08:20 Specimen: Serum   3', 'Sodium   136 - 145   138   mmol/L'];
     const page: ExtractedPage = { page: 1, source: 'ocr', lines: lines.map((text, i) => ({ text, y: i * 14 })) };
     expect(parseLabReport([page]).results.map((r) => [r.test_name, r.value])).toEqual([['Sodium', '138']]);
+  });
+});
+
+describe('parseLabReport: words the extractor marked unreadable', () => {
+  it('a row holding an unreadable number is not read (no other number is taken for its value)', () => {
+    const lines = ['Test   Result   Unit   Reference', `Chloride   ${UNREADABLE}155   408   mmol/L   98 - 107`, 'Sodium   138   mmol/L   136 - 145'];
+    const page: ExtractedPage = { page: 1, source: 'ocr', lines: lines.map((text, i) => ({ text, y: i * 14 })) };
+    expect(parseLabReport([page]).results.map((r) => [r.test_name, r.value])).toEqual([['Sodium', '138']]);
+    const readable: ExtractedPage = { ...page, lines: page.lines.map((l) => ({ ...l, text: l.text.replace(UNREADABLE, '') })) };
+    expect(parseLabReport([readable]).results.map((r) => r.test_name)).toContain('Chloride');
   });
 });
