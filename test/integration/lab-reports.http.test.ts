@@ -208,10 +208,10 @@ describe('documents that cannot be read end failed with a reason', () => {
 });
 
 describe('file types are read from the bytes', () => {
-  it('a JPEG named .png, and a scanned PDF without a text layer, are read by OCR', async () => {
+  it('a JPEG named .png (sent as image/jpeg), and a scanned PDF without a text layer, are read by OCR', async () => {
     const { apiKey, userId } = await setup();
     const jpeg = await toJpeg(PNG);
-    const a = await upload(apiKey, { file: { bytes: jpeg, name: 'report.png', type: 'image/png' }, user_id: userId });
+    const a = await upload(apiKey, { file: { bytes: jpeg, name: 'report.png', type: 'image/jpeg' }, user_id: userId });
     const b = await upload(apiKey, { file: { bytes: await scannedPdf(PNG), name: 'scan.pdf', type: 'application/pdf' }, user_id: userId });
     expect(a.json.file).toMatchObject({ content_type: 'image/jpeg', name: 'report.png' });
     for (const created of [a, b]) {
@@ -219,6 +219,24 @@ describe('file types are read from the bytes', () => {
       expect(job.status, JSON.stringify(job)).toBe('completed');
       expectSampleResults(job);
     }
+  });
+});
+
+describe('a declared content type that contradicts the bytes', () => {
+  it('is refused with 400 and nothing stored; a generic type (octet-stream) lets the bytes decide', async () => {
+    const { apiKey, teamId, userId } = await setup();
+    const jpeg = await toJpeg(PNG);
+    const before = await jobCount(teamId);
+    const refused = await upload(apiKey, { file: { bytes: jpeg, name: 'report.jpg', type: 'image/png' }, user_id: userId });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toEqual({ detail: 'The file is sent as image/png but its contents are a JPEG image.' });
+    const pdfAsPng = await upload(apiKey, { file: { bytes: await scannedPdf(PNG), name: 'scan.png', type: 'image/png' }, user_id: userId });
+    expect(pdfAsPng.status).toBe(400);
+    expect(pdfAsPng.json.detail).toMatch(/contents are a PDF/);
+    expect(await jobCount(teamId)).toBe(before);
+    const generic = await upload(apiKey, { file: { bytes: jpeg, name: 'report', type: 'application/octet-stream' }, user_id: userId });
+    expect(generic.status).toBe(200);
+    expect(generic.json.file).toMatchObject({ content_type: 'image/jpeg' });
   });
 });
 

@@ -14,6 +14,20 @@ export const tooLarge = () => new HttpError(413, `The upload is larger than ${MA
 
 const SUPPORTED = 'upload a PDF, JPEG or PNG file, or up to 8 JPEG/PNG images of one report';
 
+const KIND: Record<ParsingJobMime, string> = { 'application/pdf': 'a PDF', 'image/jpeg': 'a JPEG image', 'image/png': 'a PNG image' };
+
+/**
+ * The content type a part declares, when it names one of the accepted types (BEHAVIOUR §9: a mismatch
+ * with the bytes is refused). No type, or a generic one (application/octet-stream), says nothing: the
+ * bytes decide. The file name is never used.
+ */
+function declaredType(type: string): ParsingJobMime | undefined {
+  const t = type.split(';')[0]!.trim().toLowerCase();
+  if (t === 'application/pdf' || t === 'image/png' || t === 'image/jpeg') return t;
+  if (t === 'image/jpg' || t === 'image/pjpeg') return 'image/jpeg';
+  return undefined;
+}
+
 /** Which file, in messages: "The file" for one, "File 2 (name)" among several. */
 const label = (k: number, count: number, file: File) => (count === 1 ? 'The file' : `File ${k + 1}${file.name ? ` (${file.name})` : ''}`);
 
@@ -33,6 +47,10 @@ export async function checkFiles(files: File[]): Promise<CheckedFile[]> {
     const bytes = new Uint8Array(await file.arrayBuffer());
     const mime = sniffMime(bytes);
     if (!mime) throw badRequest(`Unsupported file type: ${SUPPORTED}.${files.length > 1 ? ` (${label(k, files.length, file)} is neither.)` : ''}`);
+    const declared = declaredType(file.type);
+    if (declared && declared !== mime) {
+      throw badRequest(`${label(k, files.length, file)} is sent as ${declared} but its contents are ${KIND[mime]}.`);
+    }
     checked.push({ file, bytes, mime });
   }
   if (checked.length > 1 && checked.some((c) => c.mime === 'application/pdf')) {
