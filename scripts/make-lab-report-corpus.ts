@@ -28,6 +28,14 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['uk', 2, 1, ['png']],
   ['narrative', 2, 1, []],
   ['urinalysis', 2, 1, []],
+  // Layouts written after the parser's rules, to test how they generalise (text PDFs only). Each report's
+  // randomness is forked from the seed by its id, so adding these leaves the reports above unchanged.
+  ['us-labcorp', 2, 0, []],
+  ['indian', 2, 0, []],
+  ['cumulative', 2, 0, []],
+  ['ehr-list', 2, 0, []],
+  ['german-befund', 2, 0, []],
+  ['french-leaders', 2, 0, []],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);
