@@ -76,6 +76,10 @@ export function interpret(value: ParsedValue, range: ParsedRange | undefined, fl
     else if ((range.max === undefined || bounds.above === false) && (range.min === undefined || bounds.below === false)) j.interpretation = 'normal';
     return j;
   }
+  // "Not detected" / "n.n." against an upper limit ("< 14"): below the detection limit, so below the limit.
+  if (numericRange && value.qualitative === 'negative' && range.max !== undefined && (range.min === undefined || range.min === 0)) {
+    return { interpretation: 'normal', is_above_max_range: false };
+  }
   if (range && value.qualitative) return fromQualitative(value, range);
   return {};
 }

@@ -3,6 +3,7 @@
  * text separated by wide gaps), and column headers (Test/Analyte/Result/Value/Units/Reference/Flag and
  * their German and French words) that tell which column holds what, in whatever order.
  */
+import { parseDate } from './dates.js';
 import { foldText, squash } from './text.js';
 import { type TextLine } from './types.js';
 
@@ -81,7 +82,7 @@ export type ColumnRole = 'name' | 'result' | 'unit' | 'range' | 'flag' | 'previo
 
 // Header words per role, folded. Multi-word phrases first so "reference range" beats "range".
 const HEADER_WORDS: [ColumnRole, RegExp][] = [
-  ['range', /^(reference (range|interval|values?)( and units)?|ref\.? ?(range|interval|values?)|normal (range|values?)|expected (range|values?)|biological reference interval|reference|ref\.?|range|normals?|referenzbereich|referenzwerte?|ref\.?-?bereich|normbereich|normalbereich|normwerte?|norm|valeurs? de reference|valeurs? normales|valeurs? usuelles|intervalle de reference|normes|references?|v\.?r\.?|zielbereich)$/],
+  ['range', /^(reference (range|interval|values?|limits?)( and units)?|(bio\.?|biological) ref\.? ?(range|interval|values?)|ref\.? limits?|normal limits?|reference intervals|ref\.? ?(range|interval|values?)|normal (range|values?)|expected (range|values?)|biological reference interval|reference|ref\.?|range|normals?|referenzbereich|referenzwerte?|ref\.?-?bereich|normbereich|normalbereich|normwerte?|norm|valeurs? de reference|valeurs? normales|valeurs? usuelles|intervalle de reference|normes|references?|v\.?r\.?|zielbereich)$/],
   ['previous', /^(previous( result| value)?( and date)?|prior( result)?( and date)?|last result|vorwert(e)?|vorbefund|fruher|resultats? anterieurs?|anteriorite|precedent|ancien resultat)$/],
   ['result', /^(results?|values?|your (result|value)|current( result)?( and flag)?|result and flag|in range|out of range|observed|patient (result|value)|ergebnis(se)?|wert|messwert|befund|resultats?|valeur|ihr wert|aktuell)$/],
   ['unit', /^(units?|uom|einheit(en)?|unites?|dimension)$/],
@@ -121,12 +122,56 @@ export interface ColumnLayout {
 export function detectHeader(line: TextLine): ColumnLayout | undefined {
   const chunks = chunksOf(line);
   if (chunks.length < 2) return splitHeaderWords(line);
+  const cumulative = dateColumns(chunks);
+  if (cumulative) return cumulative;
   const roles = chunks.map((c) => headerRoleOf(c.text));
   const unknown = roles.filter((r) => r === undefined).length;
   // One unfamiliar heading among three or more familiar ones is still a header (its column is ignored).
   if (unknown > 1 || (unknown === 1 && roles.length - unknown < 3)) return splitHeaderWords(line);
   const columns = chunks.map((c, i) => ({ role: roles[i] ?? ('other' as const), x: c.x }));
   return validLayout(columns, chunks[0]!.positioned);
+}
+
+/** Index of the newest of several dates, or undefined when the dates do not say it without guessing. */
+export function newestDateIndex(texts: string[]): number | undefined {
+  const newest = (order: 'dmy' | 'mdy'): { at: number; monotonic: boolean } | undefined => {
+    const isos = texts.map((t) => parseDate(t, { order }));
+    if (isos.some((d) => d === '')) return undefined;
+    const up = isos.every((d, i) => i === 0 || d > isos[i - 1]!);
+    const down = isos.every((d, i) => i === 0 || d < isos[i - 1]!);
+    let at = 0;
+    isos.forEach((d, i) => {
+      if (d > isos[at]!) at = i;
+    });
+    return { at, monotonic: up || down };
+  };
+  const readings = [newest('dmy'), newest('mdy')].filter((r) => r !== undefined && r.monotonic);
+  if (readings.length === 0) return undefined;
+  // Both orders read the dates in sequence but disagree: a cumulative report runs chronologically either
+  // way, so the newest is at one end; labs put it on the right far more often than on the left.
+  if (readings.length === 2 && readings[0]!.at !== readings[1]!.at) return texts.length - 1;
+  return readings[0]!.at;
+}
+
+const DATE_CELL = /^(?:\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}[.\s-]?[A-Za-zéû]{3,9}\.?[\s-]?\d{2,4})$/;
+
+/**
+ * The header of a cumulative report: a label (or nothing) then two or more collection dates, one per
+ * column ("Date  22/02/23  20/09/23  06/02/24"). The rows under it hold one value per date; the newest
+ * date's column is the current result, the older ones are previous results. Unit and range printed
+ * after the dated columns fall into the newest column's cell and are read from it.
+ */
+function dateColumns(chunks: Chunk[]): ColumnLayout | undefined {
+  if (!chunks.every((c) => c.positioned)) return undefined;
+  const labelled = !DATE_CELL.test(chunks[0]!.text);
+  const dates = labelled ? chunks.slice(1) : chunks;
+  if (dates.length < 2 || !dates.every((c) => DATE_CELL.test(c.text))) return undefined;
+  if (labelled && (/\d/.test(chunks[0]!.text) || chunks[0]!.text.split(/\s+/).length > 3)) return undefined;
+  const newest = newestDateIndex(dates.map((c) => c.text));
+  if (newest === undefined) return undefined;
+  const columns: ColumnLayout['columns'] = [{ role: 'name', x: labelled ? chunks[0]!.x : 0 }];
+  dates.forEach((c, i) => columns.push({ role: i === newest ? 'result' : 'previous', x: c.x }));
+  return { columns, positioned: true };
 }
 
 const CONNECTORS = new Set(['and', '&', '/', 'und', 'et', '+']);

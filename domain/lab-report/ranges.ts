@@ -40,6 +40,8 @@ function stripEnclosing(text: string): string {
 }
 
 /** Printed in a range column to say no range applies ("Not Estab."): a text range without bounds. */
+const GOOD_LABEL = /^(?:desirable|optimal|ideal|normal|recommended|target|goal|souhaitable|optimale?|normale?|cible|wunschenswert|erwunscht|zielwert|ziel)\s*[:=]?\s*([<>≤≥=].*|\d.*)$/;
+
 const NO_RANGE = /^(not estab(lished|\.)?|none established|not applicable)$/i;
 
 /** Parse a reference range; undefined when the text is not one. */
@@ -64,6 +66,12 @@ export function parseRange(raw: string, decimalComma: boolean): ParsedRange | un
   if (sexOne && SEX_LABEL.test(folded)) {
     const inner = parseRange(sexOne[1]!, decimalComma);
     if (inner) return { ...inner, text };
+  }
+  // "Desirable : < 200", "Optimal: <100": one bound under the label of the healthy category.
+  const good = GOOD_LABEL.exec(folded);
+  if (good) {
+    const inner = parseRange(good[1]!, decimalComma);
+    if (inner && (inner.min !== undefined || inner.max !== undefined)) return { ...inner, text };
   }
   const upper = UPPER.exec(folded);
   if (upper && restIsUnitOnly(folded.slice(upper[0].length))) {

@@ -162,10 +162,19 @@ function nameHasBounds(name: string, opts: RowOptions): boolean {
   return tokenize(name, 0).some((t) => BOUND_KINDS.has(t.kind) && /\d/.test(t.text)) && !opts.isKnownName(name);
 }
 
+/**
+ * A postal address read as "name value" ("60 Waterloo Road, Macquarie Park NSW 2113", "Plot 14, Sector
+ * 18, Noida 201301"): a street word, and a house number first or a comma between address parts.
+ */
+const STREET_WORD = /\b(road|rd|street|avenue|ave|blvd|boulevard|drive|lane|parkway|pkwy|highway|hwy|plaza|suite|floor|plot|sector|straße|strasse|str|weg|platz|allee|gasse|rue|quai|chemin|impasse|avenida|calle|via)\b\.?/i;
+function looksLikeAddress(name: string): boolean {
+  return STREET_WORD.test(name) && (/^\d/.test(name) || name.includes(','));
+}
+
 function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOptions): RowCandidate | undefined {
   if (!f.value) return undefined;
   const split = unitFromName(cleanName(name));
-  if (!/\p{L}.*\p{L}/u.test(split.name) || nameHasBounds(split.name, opts)) return undefined;
+  if (!/\p{L}.*\p{L}/u.test(split.name) || nameHasBounds(split.name, opts) || looksLikeAddress(split.name)) return undefined;
   // "35%": the percent sign printed on the value is its unit.
   const unit = f.unit ?? split.unit ?? (f.value.type === 'percentage' ? '%' : undefined);
   return { name: split.name, value: f.value, unit, range: f.range, flag: f.flag, viaColumns, extraNumbers: f.extraNumbers };
@@ -204,7 +213,17 @@ const SIGN_CELL = /^[-+−–]{1,3}$/;
  * into the unit column; it is not part of the unit.
  */
 function withoutSignCells(unitCells: string[]): string {
-  return unitCells.filter((c) => !SIGN_CELL.test(c.trim())).join(' ');
+  return unitCells.filter((c) => !SIGN_CELL.test(c.trim()) && !isFlagCell(c)).join(' ');
+}
+
+/**
+ * A cell holding only an unambiguous flag ("H", "Low", "↑") that landed in the unit column: printed
+ * between the result and the unit ("15.4  H  gm/dL"), nearer the unit header than the result's. It is
+ * the row's flag, not part of its unit.
+ */
+function isFlagCell(text: string): boolean {
+  const t = text.trim();
+  return parseFlag(t) !== undefined && !isAmbiguousFlag(t) && !isUnitToken(t);
 }
 
 /** Read a row through the header's columns; undefined if the cells do not fit the columns. */
@@ -217,7 +236,7 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   const unitText = withoutSignCells(cells.get('unit') ?? []);
   if (!f.value || f.leftoverWords > 0 || name === '' || !unitCellOk(unitText)) return undefined;
   if (unitText !== '') f.unit = unitText;
-  const sign = (cells.get('unit') ?? []).find((c) => SIGN_CELL.test(c.trim()));
+  const sign = (cells.get('unit') ?? []).find((c) => SIGN_CELL.test(c.trim()) || isFlagCell(c));
   if (sign && !f.flag) f.flag = parseFlag(sign);
   const rangeText = text('range');
   if (rangeText !== '' && !f.unit && isUnitToken(rangeText)) {

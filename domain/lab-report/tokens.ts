@@ -135,7 +135,9 @@ export function tokenize(chunkText: string, chunk: number): Token[] {
         for (const re of QUAL_RES) {
           const m = matchAt(re, folded, pos);
           if (m) {
-            found = { kind: 'qual', len: m.length };
+            // An abbreviation's closing point belongs to it ("n.n.", "s. Kommentar." is not one).
+            const point = /^\p{L}\.\p{L}$/u.test(m.slice(-3)) && text[pos + m.length] === '.' ? 1 : 0;
+            found = { kind: 'qual', len: m.length + point };
             break;
           }
         }

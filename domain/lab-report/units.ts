@@ -51,10 +51,12 @@ const KIND_RULES: KindRule[] = [
   { kind: 'pressure', test: /^(mmhg|kpa)$/i },
   { kind: 'esr', test: /^mm\/(h|hr|hour|1h|1sth|std)$/i },
   { kind: 'per-field', test: /^\/?(hpf|lpf|gf|gsf|champ|field|hpf\(?s?\)?)$|^(cells|per)\/?(hpf|lpf)$/i },
-  { kind: 'count', test: /^(10\^\d{1,2}|g|t|giga|tera|k|m|thou|thousand|million|billion|tsd|mio|mill|cells?|x?10\^?\d)?\/(u?l|nl|pl|mm3|cumm|cmm|ul)$/i },
+  { kind: 'count', test: /^(10\^\d{1,2}|g|t|giga|tera|k|m|thou|thousand|million|billion|tsd|mio|mill|cells?|x?10\^?\d)?\/(u?l|nl|pl|mm3|cumm|cmm|ul|cu\.?mm)$/i },
+  { kind: 'count', test: /^(lakhs?|lacs?|millions?|thousands?)\/(cu\.?mm|cmm|mm3|u?l)$/i },
   { kind: 'count', test: /^(10\^\d{1,2}\/(u?l|l)|k\/ul|m\/ul|\/ul|\/nl|\/pl|\/mm3|t\/l|tsd\/ul|mio\/ul|cells\/ul)$/i },
   { kind: 'moles', test: /^(m|u|n|p|f)?mol\/(l|dl|ml)$|^m?e(q|val)\/l$/i },
   { kind: 'mass', test: /^(k|m|u|n|p)?g\/(l|dl|ml|100ml)$/i },
+  { kind: 'mass', test: /^gms?\/(l|dl|ml|100ml)$/i }, // "gm/dL": grams, as Indian and older US reports write it
   { kind: 'units', test: /^(m|u|k|n)?(i?u|ui|e|ie|eu|au|u\[iu\]|\[iu\])\/(l|ml|dl)$|^(m|u|k)?iu\/(l|ml)$|^ukat\/l$|^(u|e)\/l$/i },
   { kind: 'percent', test: /^%$|^percent$|^l\/l$/i },
   { kind: 'fl', test: /^(fl|um3|µm3|femtoliters?)$/i },

@@ -47,7 +47,7 @@ export type QualitativeClass = 'negative' | 'positive' | 'other';
 const NEGATIVE_WORDS = [
   'negative', 'neg', 'non reactive', 'nonreactive', 'non-reactive', 'not detected', 'none detected', 'undetected',
   'none seen', 'none', 'absent', 'not present', 'nil', 'normal',
-  'negativ', 'nicht nachweisbar', 'nicht nachgewiesen', 'kein', 'keine', 'unauffallig', 'nicht reaktiv', 'o.b.',
+  'negativ', 'nicht nachweisbar', 'nicht nachgewiesen', 'n.n', 'n. n', 'nicht nachw', 'kein', 'keine', 'unauffallig', 'nicht reaktiv', 'o.b.',
   'negatif', 'negative(s)', 'absence', 'absents', 'non detecte', 'non detectee', 'non reactif', 'non decele',
 ];
 const POSITIVE_WORDS = [
@@ -62,7 +62,7 @@ const OTHER_WORDS = [
   'yellow', 'pale yellow', 'light yellow', 'dark yellow', 'straw', 'amber', 'colorless', 'red', 'brown', 'orange',
   'gelb', 'hellgelb', 'dunkelgelb', 'bernsteinfarben', 'farblos', 'jaune', 'jaune pale', 'jaune clair', 'ambre', 'incolore',
   'equivocal', 'indeterminate', 'borderline', 'grenzwertig', 'fraglich', 'douteux', 'equivoque',
-  'see note', 'see comment', 'siehe kommentar', 'voir commentaire', 'pending', 'to follow', 'folgt', 'a suivre',
+  'see note', 'see comment', 'see comments', 'see below', 'see report', 'siehe kommentar', 's. kommentar', 's. komm', 'siehe unten', 's. u', 'siehe befundtext', 's. befundtext', 'voir commentaire', 'voir ci-dessous', 'cf commentaire', 'cf. commentaire', 'pending', 'to follow', 'folgt', 'a suivre',
 ];
 
 const QUALITATIVE = new Map<string, QualitativeClass>([
