@@ -312,3 +312,27 @@ describe('metadata', () => {
     expect(m.lab_name).toBe('Acme Clinical Laboratories');
   });
 });
+
+describe('fields seen on layouts beyond the corpus', () => {
+  it('a healthy-category label before one bound is the range: "Desirable : < 200"', () => {
+    expect(parseRange('Desirable : < 200', false)).toMatchObject({ text: 'Desirable : < 200', max: 200, maxInclusive: false });
+    expect(parseRange('Optimal: <100', false)).toMatchObject({ max: 100 });
+    expect(parseRange('Borderline: 200-239', false)).toBeUndefined();
+  });
+  it('"n.n." keeps its closing point and is a negative; "s. Kommentar" is a comment', () => {
+    expect(tokenize('n.n.', 0)).toEqual([{ kind: 'qual', text: 'n.n.', chunk: 0 }]);
+    expect(parseValue('n.n.', true)).toMatchObject({ value: 'n.n.', type: 'boolean', qualitative: 'negative' });
+    expect(parseValue('s. Kommentar', true)).toMatchObject({ type: 'comment' });
+  });
+  it('not detected against an upper limit is normal; against a lower one it is not judged', () => {
+    const nn = parseValue('n.n.', true)!;
+    expect(interpret(nn, parseRange('< 14', true), undefined)).toMatchObject({ interpretation: 'normal' });
+    expect(interpret(nn, parseRange('> 40', true), undefined).interpretation).toBeUndefined();
+  });
+  it('Indian spellings of units: gm/dL, cells/cu.mm, lakhs/cu.mm', () => {
+    expect(unitKind('gm/dL')).toBe('mass');
+    expect(unitKind('cells/cu.mm')).toBe('count');
+    expect(unitKind('lakhs/cu.mm')).toBe('count');
+    expect(unitKind('mill/cu.mm')).toBe('count');
+  });
+});

@@ -472,3 +472,66 @@ describe('parseLabReport: metadata variants', () => {
     expect(metadata).toEqual({ patient_first_name: '', patient_last_name: '', dob: '', lab_name: '' });
   });
 });
+
+describe('parseLabReport: layouts beyond the corpus', () => {
+  it('cumulative report: a header of collection dates makes the newest date’s column the result', () => {
+    const r = parse(
+      page(1, [
+        cells(10, [36, 'ELECTROLYTES']),
+        cells(20, [36, 'Date'], [132, '22/02/23'], [180, '20/09/23'], [228, '06/02/24']),
+        cells(30, [36, 'Time'], [132, '08:44'], [180, '07:55'], [228, '08:46']),
+        cells(40, [36, 'Sodium'], [146, '139'], [190, '123L'], [242, '140'], [271, 'mmol/L'], [338, '(135-145)']),
+        cells(50, [36, 'eGFR'], [151, '61'], [194, '56L'], [242, '55L'], [271, 'mL/min/1.73m2'], [338, '(>59)']),
+        cells(60, [36, 'GGT'], [146, '75H'], [242, '67H'], [271, 'U/L'], [338, '(5-50)']),
+      ]),
+    ).results;
+    expect(r.map((x) => x.test_name)).toEqual(['Sodium', 'eGFR', 'GGT']);
+    expect(core(byName(r, 'Sodium'))).toEqual({ value: '140', units: 'mmol/L', min: 135, max: 145, flag: undefined, interpretation: 'normal' });
+    expect(core(byName(r, 'eGFR'))).toMatchObject({ value: '55', min: 59, flag: 'L', interpretation: 'abnormal' });
+    expect(core(byName(r, 'GGT'))).toMatchObject({ value: '67', flag: 'H', interpretation: 'abnormal' });
+  });
+
+  it('cumulative report with the newest date on the left reads the left column', () => {
+    const r = parse(
+      page(1, [
+        cells(20, [36, 'Collected'], [132, '2025-03-01'], [180, '2024-11-20'], [228, '2024-06-02'], [300, 'Units']),
+        cells(40, [36, 'Potassium'], [140, '4.4'], [190, '5.6'], [240, '4.0'], [300, 'mmol/L']),
+      ]),
+    ).results;
+    expect(core(byName(r, 'Potassium'))).toMatchObject({ value: '4.4', units: 'mmol/L' });
+  });
+
+  it('"Bio. Ref. Interval" is the range column; a flag cell between result and unit is the flag', () => {
+    const r = parse(
+      page(1, [
+        cells(10, [44, 'Test Name'], [270, 'Result'], [350, 'Unit'], [435, 'Bio. Ref. Interval']),
+        cells(20, [44, 'Haemoglobin (Hb)'], [270, '15.4'], [310, 'H'], [350, 'gm/dL'], [435, '12.0 - 15.0']),
+        cells(30, [44, 'Method : Photometric']),
+        cells(40, [44, 'Total Cholesterol'], [270, '183'], [350, 'mg/dL'], [435, 'Desirable : < 200']),
+      ]),
+    ).results;
+    expect(r).toHaveLength(2);
+    expect(core(byName(r, 'Haemoglobin (Hb)'))).toEqual({ value: '15.4', units: 'gm/dL', min: 12, max: 15, flag: 'H', interpretation: 'abnormal' });
+    expect(core(byName(r, 'Total Cholesterol'))).toEqual({ value: '183', units: 'mg/dL', min: undefined, max: 200, flag: undefined, interpretation: 'normal' });
+  });
+
+  it('"n.n." and "s. Kommentar" are values; n.n. under an upper limit is normal', () => {
+    const r = parse(
+      page(1, [
+        cells(10, [48, 'Parameter'], [248, 'Ergebnis'], [298, 'Einheit'], [378, 'Referenzbereich'], [507, 'Bewertung']),
+        cells(20, [54, 'Troponin T hs'], [262, 'n.n.'], [298, 'ng/l'], [378, 'bis 14']),
+        cells(30, [54, 'Lipoprotein (a)'], [230, 's. Kommentar']),
+        cells(40, [54, 'Kalium'], [262, '5,6'], [298, 'mmol/l'], [378, '3,5 – 5,1'], [523, '↑']),
+      ]),
+    ).results;
+    expect(core(byName(r, 'Troponin T hs'))).toMatchObject({ value: 'n.n.', max: 14, interpretation: 'normal' });
+    expect(byName(r, 'Lipoprotein (a)')).toMatchObject({ value: 's. Kommentar', type: 'comment' });
+    expect(byName(r, 'Lipoprotein (a)').interpretation).toBeUndefined();
+    expect(core(byName(r, 'Kalium'))).toMatchObject({ value: '5.6', min: 3.5, max: 5.1, flag: '↑', interpretation: 'abnormal' });
+  });
+
+  it('a street address with a postcode is not a result', () => {
+    const r = parse(page(1, ['60 Waterloo Road, Macquarie Park NSW 2113   ABN 12 345 678 901', 'Sodium   140   mmol/L   (135-145)'])).results;
+    expect(r.map((x) => x.test_name)).toEqual(['Sodium']);
+  });
+});
