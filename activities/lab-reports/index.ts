@@ -44,6 +44,8 @@ export function createLabReportActivities({ db, logger, blobs, wakeEndpoints }: 
         status: 'upload_pending',
         needsHumanReview: input.needsHumanReview,
         fileSha256: input.file.sha256,
+        // Every blob of the job is known from its row (a user's erasure deletes them).
+        fileSha256s: (input.files?.length ? input.files : [input.file]).map((f) => f.sha256),
         fileSize: input.file.size,
         fileMime: input.file.mime,
         fileName: input.file.name,
@@ -95,7 +97,7 @@ export function createLabReportActivities({ db, logger, blobs, wakeEndpoints }: 
         });
         if (!result.ok) return result;
         const { sha256 } = await blobs.put(Buffer.from(JSON.stringify(result.pages)));
-        await patchParsingJob(db, input.jobId, { extraction: result.summary }, ['started']);
+        await patchParsingJob(db, input.jobId, { extraction: result.summary, pagesSha256: sha256 }, ['started']);
         logger.info({ job_id: input.jobId, ...result.summary, ms: Date.now() - started }, 'parsing job text extracted');
         return { ok: true, pagesSha256: sha256, pageCount: result.summary.page_count };
       } finally {
