@@ -1,18 +1,29 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /**
  * Content-addressed storage of files (uploaded lab reports, extracted pages): a blob is named by the
  * SHA-256 of its bytes, so storing the same bytes twice is a no-op and a name always means the same
  * content. Workflows carry only the hash, never the bytes. A later S3 store implements the same interface.
+ *
+ * Deleting: one blob may belong to several jobs (the same bytes uploaded twice), and an upload stores its
+ * blob before anything in the database names it. So every `put` marks the blob as touched now, even when
+ * it was there already, and `deleteUntouchedSince` leaves a blob alone when it was touched after the
+ * cutoff: the caller checks that no job names the blob, and the cutoff (e.g. an hour ago) covers any
+ * upload whose job row may not exist yet.
  */
 export interface BlobStore {
-  /** Stores the bytes (idempotent) and returns their hash and size. */
+  /** Stores the bytes (idempotent; an existing blob is marked touched now) and returns their hash and size. */
   put(bytes: Uint8Array): Promise<{ sha256: string; size: number }>;
   /** The bytes stored under `sha256`; throws BlobNotFoundError when there are none. */
   get(sha256: string): Promise<Buffer>;
   has(sha256: string): Promise<boolean>;
+  /**
+   * Deletes the blob unless a `put` touched it at or after `cutoff`. `recent` when kept for that reason;
+   * `missing` when there was no such blob (deleting twice is harmless).
+   */
+  deleteUntouchedSince(sha256: string, cutoff: Date): Promise<'deleted' | 'missing' | 'recent'>;
 }
 
 export class BlobNotFoundError extends Error {
@@ -47,7 +58,9 @@ export class FileBlobStore implements BlobStore {
   async put(bytes: Uint8Array): Promise<{ sha256: string; size: number }> {
     const sha256 = sha256Hex(bytes);
     const target = this.pathOf(sha256);
-    if (await this.has(sha256)) return { sha256, size: bytes.byteLength };
+    // Already there: its mtime is the "touched" time deleteUntouchedSince respects. Touching through the
+    // path (not a handle) matters: a blob being deleted is first moved aside, and then this finds nothing.
+    if (await touch(target)) return { sha256, size: bytes.byteLength };
     const tmpDir = join(this.root, 'tmp');
     await mkdir(tmpDir, { recursive: true });
     await mkdir(join(this.root, sha256.slice(0, 2)), { recursive: true });
@@ -82,6 +95,35 @@ export class FileBlobStore implements BlobStore {
     return bytes;
   }
 
+  /**
+   * Race-free with `put`: the blob is moved aside (atomic rename into `<root>/tmp`) and its mtime read
+   * again there. A put that touched it before the move shows on the moved file, which is put back; a put
+   * after the move finds no file and writes the blob anew.
+   */
+  async deleteUntouchedSince(sha256: string, cutoff: Date): Promise<'deleted' | 'missing' | 'recent'> {
+    const target = this.pathOf(sha256);
+    const before = await mtimeOf(target);
+    if (before === null) return 'missing';
+    if (before >= cutoff.getTime()) return 'recent';
+    const tmpDir = join(this.root, 'tmp');
+    await mkdir(tmpDir, { recursive: true });
+    const aside = join(tmpDir, `${sha256}.deleting.${randomUUID()}`);
+    try {
+      await rename(target, aside);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+      throw err;
+    }
+    const after = await mtimeOf(aside);
+    if (after !== null && after >= cutoff.getTime()) {
+      // Touched meanwhile: back in place (a put that wrote it anew in between wrote the same bytes).
+      await rename(aside, target);
+      return 'recent';
+    }
+    await rm(aside, { force: true });
+    return 'deleted';
+  }
+
   async has(sha256: string): Promise<boolean> {
     try {
       return (await stat(this.pathOf(sha256))).isFile();
@@ -89,6 +131,27 @@ export class FileBlobStore implements BlobStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw err;
     }
+  }
+}
+
+/** Sets a file's mtime to now; false when there is no such file. */
+async function touch(path: string): Promise<boolean> {
+  const now = new Date();
+  try {
+    await utimes(path, now, now);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+}
+
+async function mtimeOf(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
   }
 }
 
