@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, ne } from 'drizzle-orm';
+import { and, arrayContains, count, eq, inArray, ne, or } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { parsingJobs, users } from '../schema/index.js';
 import { recordTeamEvent } from './events.js';
@@ -108,4 +108,14 @@ export async function transitionParsingJob(db: DbOrTx, t: ParsingJobTransition):
     });
     return { applied: true };
   });
+}
+
+/** Whether any parsing job names the blob (as one of its uploaded files or as its extracted text). */
+export async function isBlobReferenced(db: DbOrTx, sha256: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: parsingJobs.id })
+    .from(parsingJobs)
+    .where(or(arrayContains(parsingJobs.fileSha256s, [sha256]), eq(parsingJobs.pagesSha256, sha256)))
+    .limit(1);
+  return row !== undefined;
 }

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
-import { providerConnections, users } from '../schema/index.js';
+import { blobErasures, parsingJobs, providerConnections, users } from '../schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type ConnectionRow = typeof providerConnections.$inferSelect;
@@ -159,13 +159,58 @@ export async function restoreUser(db: DbOrTx, teamId: string, userId: string): P
   await db.update(users).set({ deletedAt: null }).where(and(eq(users.teamId, teamId), eq(users.id, userId)));
 }
 
-/** Erases a user scheduled for deletion (and, by cascade, its connections). Idempotent. */
-export async function eraseUser(db: DbOrTx, teamId: string, userId: string): Promise<boolean> {
-  const rows = await db
-    .delete(users)
-    .where(and(eq(users.teamId, teamId), eq(users.id, userId), isNotNull(users.deletedAt)))
-    .returning({ id: users.id });
-  return rows.length > 0;
+/**
+ * Erases a user scheduled for deletion (and, by cascade, its connections and parsing jobs). Idempotent.
+ * In the same transaction, every blob the user's jobs name (uploaded files, extracted text) is queued
+ * in `blob_erasures`: the hashes must outlive the job rows until the blobs are dealt with
+ * (pendingBlobErasures), even if the process dies right after this commits.
+ */
+export async function eraseUser(db: DbOrTx, teamId: string, userId: string, now: Date = new Date()): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Locking the user row holds off new job rows of the user (their foreign key check needs a share
+    // lock on it); locking the jobs holds off changes to their hashes (the extracted text's, set later).
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.teamId, teamId), eq(users.id, userId), isNotNull(users.deletedAt)))
+      .for('update');
+    if (!user) return false;
+    const jobs = await tx
+      .select({ fileSha256s: parsingJobs.fileSha256s, pagesSha256: parsingJobs.pagesSha256 })
+      .from(parsingJobs)
+      .where(eq(parsingJobs.userId, userId))
+      .for('update');
+    const hashes = blobsOfJobs(jobs);
+    if (hashes.length > 0) {
+      await tx
+        .insert(blobErasures)
+        .values(hashes.map((sha256) => ({ userId, sha256, queuedAt: now })))
+        .onConflictDoNothing();
+    }
+    await tx.delete(users).where(eq(users.id, userId));
+    return true;
+  });
+}
+
+/** Every blob the jobs name, once each, in a stable order. */
+export function blobsOfJobs(jobs: { fileSha256s: string[]; pagesSha256: string | null }[]): string[] {
+  const all = new Set<string>();
+  for (const job of jobs) {
+    for (const sha of job.fileSha256s) all.add(sha);
+    if (job.pagesSha256) all.add(job.pagesSha256);
+  }
+  return [...all].sort();
+}
+
+/** Blobs of an erased user not yet dealt with (see eraseUser). */
+export async function pendingBlobErasures(db: DbOrTx, userId: string): Promise<string[]> {
+  const rows = await db.select({ sha256: blobErasures.sha256 }).from(blobErasures).where(eq(blobErasures.userId, userId));
+  return rows.map((r) => r.sha256).sort();
+}
+
+/** One blob of an erased user dealt with: deleted, or left to the jobs still naming it. */
+export async function dropBlobErasure(db: DbOrTx, userId: string, sha256: string): Promise<void> {
+  await db.delete(blobErasures).where(and(eq(blobErasures.userId, userId), eq(blobErasures.sha256, sha256)));
 }
 
 const connectionsOfUserQueries = new WeakMap<object, ReturnType<typeof buildConnectionsOfUser>>();
