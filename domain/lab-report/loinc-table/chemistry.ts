@@ -21,7 +21,7 @@ const LDL = ['LDL cholesterol|LDL|LDL-C|Cholesterol LDL|LDL chol|Low density lip
 const LDL_CALC = ['LDL cholesterol calculated|LDL calculated|LDL-C calc|LDL Friedewald|LDL cholesterol (Friedewald)|LDL Chol Calc (NIH)|LDL cholesterol calc', 'LDL-Cholesterin berechnet|LDL berechnet|LDL (Friedewald)', 'LDL-cholestérol calculé|Cholestérol LDL calculé|LDL calculé'] as const;
 const LDL_DIRECT = ['LDL cholesterol direct|Direct LDL|LDL direct|LDL-C direct', 'LDL-Cholesterin direkt|LDL direkt', 'LDL-cholestérol direct|LDL direct'] as const;
 const IRON = ['Iron|Serum iron|Fe|Iron total', 'Eisen|Fe|Serumeisen', 'Fer|Fer sérique|Sidérémie'] as const;
-const TIBC = ['TIBC|Total iron binding capacity|Iron binding capacity', 'TEBK|Totale Eisenbindungskapazität|Eisenbindungskapazität', 'CTF|Capacité totale de fixation du fer|CTFF'] as const;
+const TIBC = ['TIBC|Total iron binding capacity|Iron binding capacity|Iron Bind.Cap.|Iron bind cap|Iron Bind.Cap.(TIBC)', 'TEBK|Totale Eisenbindungskapazität|Eisenbindungskapazität', 'CTF|Capacité totale de fixation du fer|CTFF'] as const;
 const UIBC = ['UIBC|Unsaturated iron binding capacity', 'UEBK|Ungesättigte Eisenbindungskapazität|Latente Eisenbindungskapazität', 'CLF|Capacité latente de fixation du fer'] as const;
 const SAT = ['Transferrin saturation|Iron saturation|% Saturation|Iron % saturation|TSAT|Saturation', 'Transferrinsättigung|Eisensättigung|TSAT', 'Coefficient de saturation de la transferrine|CST|Saturation de la transferrine|Coefficient de saturation'] as const;
 const FERR = ['Ferritin|Serum ferritin', 'Ferritin', 'Ferritine'] as const;
@@ -74,7 +74,7 @@ export const CHEMISTRY: LoincEntry[] = [
   row('6298-4', 'Potassium [Moles/volume] in Blood', 'Potassium (blood)', 'Bld', 'mmol/L|mEq/L', 'Potassium whole blood|Potassium|K', 'Kalium Vollblut|Kalium', 'Potassium sang total', 'blood-gas', 3),
   row('2075-0', 'Chloride [Moles/volume] in Serum or Plasma', 'Chloride', 'Ser/Plas', 'mmol/L|mEq/L', 'Chloride|Cl|Cl-|Serum chloride', 'Chlorid|Cl', 'Chlore|Chlorures|Chlorémie|Cl', 'chem|electrolyte'),
   row('2069-3', 'Chloride [Moles/volume] in Blood', 'Chloride (blood)', 'Bld', 'mmol/L|mEq/L', 'Chloride whole blood|Chloride|Cl', 'Chlorid Vollblut|Chlorid', 'Chlore sang total', 'blood-gas', 3),
-  row('2028-9', 'Carbon dioxide, total [Moles/volume] in Serum or Plasma', 'CO2, total', 'Ser/Plas', 'mmol/L|mEq/L', 'Carbon dioxide|CO2|Total CO2|Carbon dioxide total|TCO2|CO2 content|Bicarbonate', 'CO2 gesamt|Gesamt-CO2|Kohlendioxid', 'CO2 total|Dioxyde de carbone total|Réserve alcaline', 'chem|electrolyte'),
+  row('2028-9', 'Carbon dioxide, total [Moles/volume] in Serum or Plasma', 'CO2, total', 'Ser/Plas', 'mmol/L|mEq/L', 'Carbon dioxide|CO2|Total CO2|Carbon dioxide total|TCO2|CO2 content', 'CO2 gesamt|Gesamt-CO2|Kohlendioxid', 'CO2 total|Dioxyde de carbone total|Réserve alcaline', 'chem|electrolyte'),
   row('1963-8', 'Bicarbonate [Moles/volume] in Serum or Plasma', 'Bicarbonate', 'Ser/Plas', 'mmol/L|mEq/L', 'Bicarbonate|HCO3|HCO3-|Bicarb|Serum bicarbonate', 'Bicarbonat|Hydrogencarbonat|HCO3', 'Bicarbonates|HCO3', 'chem|electrolyte'),
   row('33037-3', 'Anion gap in Serum or Plasma', 'Anion gap', 'Ser/Plas', 'mmol/L|mEq/L', 'Anion gap|AG|Anion gap (calc)', 'Anionenlücke', 'Trou anionique', 'chem|electrolyte'),
   row('17861-6', 'Calcium [Mass/volume] in Serum or Plasma', 'Calcium', 'Ser/Plas', 'mg/dL|mg/L', ...CA, 'chem|electrolyte'),

@@ -2,8 +2,8 @@
 import { type LoincEntry, row } from './entry.js';
 
 // Aliases shared by an analyte's variants (automated count vs method-less, % vs absolute).
-const WBC = ['WBC|White blood cells|White blood cell count|White cell count|WBC count|Leukocytes|Leucocytes|Leukocyte count|Leucocyte count|Total leukocyte count|TLC|White count', 'Leukozyten|Leukozytenzahl|Leukos|Leukocyten', 'Leucocytes|Globules blancs|GB|Numération leucocytaire|Numération des leucocytes'] as const;
-const RBC = ['RBC|Red blood cells|Red blood cell count|Red cell count|RBC count|Erythrocytes|Erythrocyte count', 'Erythrozyten|Erythrozytenzahl|Erys|Erythrocyten', 'Hématies|Globules rouges|GR|Érythrocytes|Numération des hématies'] as const;
+const WBC = ['WBC|White blood cells|White blood cell count|White cell count|WBC count|Leukocytes|Leucocytes|Leukocyte count|Leucocyte count|Total leukocyte count|Total leucocyte count|TLC|White count|WCC|White cell count (WCC)', 'Leukozyten|Leukozytenzahl|Leukos|Leukocyten', 'Leucocytes|Globules blancs|GB|Numération leucocytaire|Numération des leucocytes'] as const;
+const RBC = ['RBC|Red blood cells|Red blood cell count|Red cell count|RBC count|Erythrocytes|Erythrocyte count|RCC|Red cell count (RCC)', 'Erythrozyten|Erythrozytenzahl|Erys|Erythrocyten', 'Hématies|Globules rouges|GR|Érythrocytes|Numération des hématies'] as const;
 const HGB = ['Hemoglobin|Haemoglobin|Hgb|Hb|HGB', 'Hämoglobin|Haemoglobin|Hb', 'Hémoglobine|Hb|HGB'] as const;
 const HCT = ['Hematocrit|Haematocrit|Hct|HCT|PCV|Packed cell volume', 'Hämatokrit|Haematokrit|Hkt|HKT', 'Hématocrite|Ht|HCT'] as const;
 const MCV = ['MCV|Mean corpuscular volume|Mean cell volume', 'MCV|Mittleres Erythrozytenvolumen|Mittleres korpuskuläres Volumen|Mittl. Erythrozytenvolumen', 'VGM|Volume globulaire moyen|MCV'] as const;
