@@ -66,11 +66,14 @@ function pageFurniture(lines: PageLine[], pageCount: number): Set<PageLine> {
   return furniture;
 }
 
-const NOT_A_TEST = /^(page|seite|dob|date|datum|time|zeit|age|alter|sex|gender|phone|tel|fax|npi|clia|account|acct|id|mrn|zip|patient|name|nom|prenom|vorname|nachname|specimen|accession|collected|received|reported|printed|ordered|physician|doctor|provider|arzt|medecin|client|suite|room|bed|fasting|nuchtern|a jeun|report|befund|auftrag|dossier|version|printed|telephone|telefon|ref|lab|labor|laboratory|laboratoire|address|adresse|street|strasse|rue)\b/;
+const NOT_A_TEST = /^(page|seite|dob|date|datum|time|zeit|age|alter|sex|gender|phone|tel|fax|npi|clia|account|acct|id|mrn|zip|patient|name|nom|prenom|vorname|nachname|specimen|accession|collected|received|reported|printed|ordered|physician|doctor|provider|arzt|medecin|client|suite|room|bed|report|befund|auftrag|dossier|version|printed|telephone|telefon|ref|lab|labor|laboratory|laboratoire|address|adresse|street|strasse|rue)\b/;
+
+/** "Fasting: Yes", "Nüchtern: nein": the patient's state, not a test ("Fasting Blood Sugar" is one). */
+const FASTING_STATE = /^(fasting|nuchtern|a jeun)( status| state| hours?| time)?$/;
 
 function looksLikeTestName(name: string): boolean {
   const folded = foldText(name);
-  if (NOT_A_TEST.test(folded) || name.length > 60) return false;
+  if (NOT_A_TEST.test(folded) || FASTING_STATE.test(folded) || name.length > 60) return false;
   return name.split(/\s+/).length <= 8 && !/https?:|www\.|@/.test(folded);
 }
 

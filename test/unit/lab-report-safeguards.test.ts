@@ -91,3 +91,11 @@ describe('parseLabReport: words the extractor marked unreadable', () => {
     expect(parseLabReport([readable]).results.map((r) => r.test_name)).toContain('Chloride');
   });
 });
+
+describe('parseLabReport: fasting', () => {
+  it('"Fasting Blood Sugar" is a test; "Fasting: Yes" / "Fasting hours 12" are the patient state', () => {
+    const lines = ['Test Name   Result   Unit   Bio. Ref. Interval', 'Fasting Blood Sugar (FBS)   92   mg/dL   70 - 100', 'Fasting: Yes', 'Fasting hours   12   h'];
+    const page: ExtractedPage = { page: 1, source: 'text_layer', lines: lines.map((text, i) => ({ text, y: i * 14 })) };
+    expect(parseLabReport([page]).results.map((r) => [r.test_name, r.value])).toEqual([['Fasting Blood Sugar (FBS)', '92']]);
+  });
+});
