@@ -125,7 +125,31 @@ interface OcrWord {
   text: string;
   confidence: number;
   bbox: Box;
+  symbols?: { text: string; bbox: Box }[];
 }
+
+/**
+ * The box of a word's digits only, without a flag letter stuck to them ("33L"), and how far right a
+ * crop of it may reach (halfway to the letter): read alone, the letter would come out as a digit and
+ * the reading would never match. The word's box when there is no such letter or no symbols.
+ */
+function digitsBox(w: OcrWord): { box: Box; right?: number } {
+  const symbols = w.symbols ?? [];
+  let last = -1;
+  symbols.forEach((sym, i) => {
+    if (/^[\d.,\-–]$/.test(sym.text)) last = i;
+  });
+  if (last < 0 || last === symbols.length - 1) return { box: w.bbox };
+  const kept = symbols.slice(0, last + 1);
+  const box = {
+    x0: Math.min(...kept.map((k) => k.bbox.x0)),
+    y0: Math.min(...kept.map((k) => k.bbox.y0)),
+    x1: Math.max(...kept.map((k) => k.bbox.x1)),
+    y1: Math.max(...kept.map((k) => k.bbox.y1)),
+  };
+  return { box, right: Math.floor((box.x1 + symbols[last + 1]!.bbox.x0) / 2) };
+}
+
 interface OcrLine {
   bbox: Box;
   baseline?: Box;
@@ -176,12 +200,12 @@ const BARE_NUMBER = /^(\d{2,5}(?:[-–]\d{2,5})?)([HL*]?)$/;
 const REREAD_HEIGHTS = [64, 40, 96];
 
 /** The word's box with a margin, enlarged so the text is `height` pixels tall, on a white border. */
-function cropWord(source: Image, box: Box, height: number): Buffer {
+function cropWord(source: Image, box: Box, height: number, right = Infinity): Buffer {
   const h = Math.max(1, box.y1 - box.y0);
   const pad = Math.round(h * 0.3);
   const x0 = Math.max(0, box.x0 - pad);
   const y0 = Math.max(0, box.y0 - pad);
-  const w = Math.min(source.width, box.x1 + pad) - x0;
+  const w = Math.min(source.width, box.x1 + pad, Math.max(box.x1, right)) - x0;
   const hh = Math.min(source.height, box.y1 + pad) - y0;
   const k = height / h;
   const border = 24;
@@ -209,12 +233,13 @@ async function rereadNumbers(worker: Worker, image: Buffer, lines: OcrLine[]): P
   await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE, tessedit_char_whitelist: '0123456789.,-' });
   try {
     for (const w of words) {
-      const [, digits = '', mark = ''] = BARE_NUMBER.exec(w.text.trim()) ?? [];
-      const first = digits.replace('–', '-');
+      const [, number = '', mark = ''] = BARE_NUMBER.exec(w.text.trim()) ?? [];
+      const first = number.replace('–', '-');
+      const digits = digitsBox(w);
       let disagreements = 0;
       let agreed = false;
       for (const height of REREAD_HEIGHTS) {
-        const again = await worker.recognize(cropWord(source, w.bbox, height), {}, { text: true });
+        const again = await worker.recognize(cropWord(source, digits.box, height, digits.right), {}, { text: true });
         const text = again.data.text.replace(/\s+/g, '');
         const same = text.replace(/[.,]/g, '') === first;
         if (same && /\d[.,]\d/.test(text)) {
@@ -225,7 +250,7 @@ async function rereadNumbers(worker: Worker, image: Buffer, lines: OcrLine[]): P
         if (same) agreed = true;
         else if (text !== '' && again.data.confidence >= 60) disagreements++;
       }
-      // Read three ways, never the same digits twice: which reading is right is not known.
+      // Never once read with its digits again, and twice with others: which reading is right is not known.
       if (!agreed && disagreements >= 2) w.text = `${UNREADABLE}${w.text}`;
     }
   } finally {
