@@ -16,9 +16,9 @@ import { extractMetadata, hasMetadataLabel, type MetadataLine } from './metadata
 import { interpret } from './interpret.js';
 import { isPanelHeading, panelTitle } from './panels.js';
 import { withoutLostSeparators } from './plausibility.js';
-import { parseRow, type RowCandidate } from './rows.js';
+import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
-import { type ExtractedPage, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine } from './types.js';
+import { type ExtractedPage, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
 
 export interface ParseOptions {
   /** Year used to place two-digit birth years (defaults to the current year). */
@@ -105,6 +105,28 @@ function toResult(row: RowCandidate, page: number, panel: string | undefined, ma
   return result;
 }
 
+/** The line with each word the extractor marked unreadable mapped by `word` (dropped when it gives ""). */
+function mapUnreadable(line: TextLine, word: (raw: string) => string): TextLine {
+  const fix = (text: string) => (text.includes(UNREADABLE) ? text.replace(new RegExp(`${UNREADABLE}(\\S*)`, 'g'), (_m, raw: string) => word(raw)).trim() : text);
+  return { ...line, text: fix(line.text), cells: line.cells?.map((c) => ({ ...c, text: fix(c.text) })).filter((c) => c.text !== '') };
+}
+const withoutMarks = (line: TextLine): TextLine => mapUnreadable(line, (raw) => raw);
+
+/**
+ * A line holding a word OCR could not read reliably (a number read differently each time): the row is
+ * read twice, with the word as first read and without it. When both readings give the same test and
+ * value, the word was not the value (a range bound, a previous result): the row stands, without a
+ * range that contains the word. Otherwise the value itself is in doubt and the row is not read.
+ */
+function readAroundUnreadable(line: TextLine, opts: RowOptions): RowCandidate | undefined {
+  const doubtful = [...line.text.matchAll(new RegExp(`${UNREADABLE}(\\S+)`, 'g'))].map((m) => m[1]!);
+  const asRead = parseRow(withoutMarks(line), opts);
+  const without = parseRow(mapUnreadable(line, () => ''), opts);
+  if (!asRead || !without || asRead.name !== without.name || asRead.value.value !== without.value.value) return undefined;
+  if (asRead.range && doubtful.some((d) => asRead.range!.text.includes(d))) return { ...asRead, range: undefined };
+  return asRead;
+}
+
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
 class ReportReader {
   private layout: ColumnLayout | undefined;
@@ -135,9 +157,10 @@ class ReportReader {
       this.layout = header;
       return;
     }
-    const row = parseRow(pl.line, { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName });
+    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName };
+    const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) return;
-    this.notAResult(pl.line);
+    this.notAResult(withoutMarks(pl.line));
   }
 
   private accept(row: RowCandidate, page: number): boolean {
@@ -177,7 +200,7 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   const reader = new ReportReader(usesDecimalComma(allText, language), ocrPages);
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
 
-  const metaLines: MetadataLine[] = lines.filter((l) => !detectHeader(l.line)).map((l) => ({ text: lineText(l.line), page: l.page }));
+  const metaLines: MetadataLine[] = lines.filter((l) => !detectHeader(l.line)).map((l) => ({ text: lineText(withoutMarks(l.line)), page: l.page }));
   const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
   return { metadata, results: withoutLostSeparators(reader.results, ocrPages) };
 }

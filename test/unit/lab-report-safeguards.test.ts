@@ -90,6 +90,16 @@ describe('parseLabReport: words the extractor marked unreadable', () => {
     const readable: ExtractedPage = { ...page, lines: page.lines.map((l) => ({ ...l, text: l.text.replace(UNREADABLE, '') })) };
     expect(parseLabReport([readable]).results.map((r) => r.test_name)).toContain('Chloride');
   });
+
+  it('an unreadable range bound leaves the row standing without its range', () => {
+    const lines = ['Test   Result   Unit   Reference', `Calcium   2,36   mmol/l   ${UNREADABLE}215-255`, 'Kalium   4,3   mmol/l   3,5 - 5,1'];
+    const page: ExtractedPage = { page: 1, source: 'ocr', lines: lines.map((text, i) => ({ text, y: i * 14 })) };
+    const results = parseLabReport([page]).results;
+    expect(results.map((r) => [r.test_name, r.value, r.reference_range_text, r.units])).toEqual([
+      ['Calcium', '2.36', undefined, 'mmol/l'],
+      ['Kalium', '4.3', '3,5 - 5,1', 'mmol/l'],
+    ]);
+  });
 });
 
 describe('parseLabReport: fasting', () => {
