@@ -8,7 +8,7 @@ import { type DateOrder, parseDate } from './dates.js';
 import { foldSameLength, foldText, squash } from './text.js';
 import { type ReportMetadata } from './types.js';
 
-type Field = 'fullName' | 'lastName' | 'firstName' | 'dob' | 'collected' | 'reported' | 'specimen' | 'lab' | 'other';
+type Field = 'fullName' | 'lastFirst' | 'firstLast' | 'lastName' | 'firstName' | 'dob' | 'collected' | 'reported' | 'specimen' | 'lab' | 'other';
 
 interface LabelRule {
   field: Field;
@@ -19,12 +19,24 @@ interface LabelRule {
   startsCell?: boolean;
 }
 
+// Parts of a combined name label ("Name, Vorname", "Nom, Prénom", "Last, First", "Vorname Name"),
+// joined by a comma, slash or single space (a column gap would make two labels of a label row).
+// Bare "Last"/"First" count only as "Last, First" ("First Name" is a single label, not first + name).
+const LAST_PART = String.raw`(?:last name|surname|family name|nachname|familienname|name|nom de famille|nom)`;
+const FIRST_PART = String.raw`(?:first names?|given names?|forenames?|vornamen?|prenoms?)`;
+const JOIN = String.raw`(?:\s?[,/]\s?| (?:et|und|and|&) | )`;
+const LAST_FIRST = String.raw`(?:${LAST_PART}${JOIN}${FIRST_PART}|last\s?[,/]\s?first(?: names?)?)`;
+const FIRST_LAST = String.raw`(?:${FIRST_PART}${JOIN}${LAST_PART}|first\s?[,/]\s?last(?: names?)?)`;
+
 // Tested against folded text (lower case, no accents). Longer, more specific labels first.
 const LABELS: LabelRule[] = [
+  // A combined label says in which order the two names follow: "Name, Vorname: Weber, Matthias".
+  { field: 'lastFirst', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${LAST_FIRST}\b`) },
+  { field: 'firstLast', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${FIRST_LAST}\b`) },
   { field: 'dob', re: /\b(date of birth|birth ?date|d\.?o\.?b\.?|geburtsdatum|geb\.?-?datum|geboren am|date de naissance|nee? le|ne\(e\) le|ddn)\b/ },
   { field: 'lastName', re: /\b(last name|surname|family name|nachname|familienname|nom de famille|nom de naissance|nom d'usage)\b/ },
   { field: 'firstName', re: /\b(first name|given names?|forename|vorname|prenoms?)\b/ },
-  { field: 'fullName', re: /\b(patient(?:'s)? name|name of patient|patient\(?in\)?|nom du patient|nom et prenom|nom, prenom|nom prenom|name, vorname|nachname, vorname)\b/ },
+  { field: 'fullName', re: /\b(patient(?:'s)? name|name of patient|patient\(?in\)?|nom du patient)\b/ },
   { field: 'collected', re: /\b(collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?)\b/ },
   { field: 'reported', re: /\b(report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|befunddatum|berichtsdatum|befundet am|befund vom|date du compte rendu|date d'edition|edite le|valide le|date de validation)\b/ },
   { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon)/ },
@@ -79,6 +91,8 @@ export interface MetadataLine {
 
 interface Found {
   fullName?: string;
+  lastFirst?: string;
+  firstLast?: string;
   lastName?: string;
   firstName?: string;
   dob?: string;
@@ -179,6 +193,27 @@ export function splitPersonName(raw: string): { first: string; last: string } {
   return { first: words.slice(0, cut).join(' '), last: words.slice(cut).join(' ') };
 }
 
+/**
+ * A name under a combined label that gives the order ("Name, Vorname: Weber, Matthias" → Matthias/Weber;
+ * "Prénom Nom : Jean Dupont" → Jean/Dupont). A comma splits the two in the label's order; without one,
+ * a name in capitals marks the family name, else two words follow the label's order. Three or more
+ * words with no such cue could split anywhere, so they give no name rather than a wrong one.
+ */
+export function splitOrderedName(raw: string, order: 'lastFirst' | 'firstLast'): { first: string; last: string } {
+  const name = squash(withoutBirthName(raw).replace(/\s*\(.*?\)\s*/g, ' ').replace(/[;|].*$/, ''));
+  if (name.includes(',')) {
+    const [a, b] = name.split(',', 2).map((part) => nameWords(part ?? ''));
+    const [lastWords, firstWords] = order === 'lastFirst' ? [a!, b!] : [b!, a!];
+    return { first: givenNames(firstWords), last: lastWords.join(' ') };
+  }
+  const words = nameWords(name);
+  const upper = words.map(isUpperWord);
+  if (words.length < 2 || (upper.some((u) => u) && upper.some((u) => !u))) return splitPersonName(name);
+  if (words.length > 2) return { first: '', last: '' };
+  const [a, b] = words as [string, string];
+  return order === 'lastFirst' ? { first: b, last: a } : { first: a, last: b };
+}
+
 /** A person name has letters and no digits; anything else is a mis-read label ("Name: see page 2"). */
 function plausibleName(s: string | undefined): s is string {
   return s !== undefined && /\p{L}{2,}/u.test(s) && !/\d/.test(s) && s.length <= 60;
@@ -266,9 +301,13 @@ const LAB_WORDS =
 /** Descriptor words: a line made only of these ("LABORATOIRE DE BIOLOGIE MÉDICALE") names no lab. */
 const GENERIC_WORD =
   /^(laboratoire|laboratoires|laboratory|laboratories|lab|labs|labor|laboratoriumsmedizin|de|des|du|d|la|le|l|et|biologie|medicale|medicales|analyses|department|departement|dept|division|services?|section|unit|of|and|the|for|fur|und|pathology|medicine|medizin|clinical|biochemistry|chemistry|haematology|hematology|microbiology|immunology|blood|sciences?|facharzte|facharzt|arzte|klinische|chemie|patient|portal|test|tests)$/;
-/** Words of a report title or page furniture: a line holding one is not a letterhead name. */
+/**
+ * Words of a document title or page furniture: a line holding one is not a letterhead name. A title
+ * names the document, never the lab, also as a German compound ("Laborbefund", "Befundbericht",
+ * "Laborbericht", "Endbefund").
+ */
 const TITLE_WORDS =
-  /\b(report|reports|results?|resultats?|befund\w*|endbefund|bericht|compte rendu|portal|cumulative|confidential|page|seite|urinalysis|requisition|summary)\b/;
+  /\b(report|reports|results?|resultats?|\w*befund\w*|\w*bericht|compte rendu|portal|cumulative|confidential|page|seite|urinalysis|requisition|summary)\b/;
 
 /**
  * Whether `text` reads as an organisation's name: short, capitalised words (connectors allowed),
@@ -282,7 +321,7 @@ function orgNameShape(text: string): boolean {
   if (TITLE_WORDS.test(folded)) return false;
   const foldedWords = folded.split(/[\s'’&-]+/).filter((w) => w !== '');
   if (foldedWords.every((w) => GENERIC_WORD.test(w.replace(/[.,]/g, '')))) return false;
-  return words.every((w) => /^[\p{Lu}\d&'’(-]/u.test(w) || /^(de|des|du|d'.*|l'.*|la|le|of|and|the|for|für|und|et|am|an|im)$/.test(w));
+  return words.every((w) => /^[\p{Lu}\d&'’(-]/u.test(w) || /^(de|des|du|d['’].*|l['’].*|la|le|of|and|the|for|für|und|et|am|an|im)$/u.test(w));
 }
 
 /** Looks like a person with credentials ("T. Nakamura, MLS(ASCP)", "Emily Chen, DO"): not a lab. */
@@ -332,8 +371,11 @@ function letterhead(lines: MetadataLine[]): string {
       const again = option.includes(' ') ? printedElsewhere(option, lines, line) : undefined;
       if (again) return again;
     }
-    const first = cells[0] ?? '';
-    if (options.includes(first) && LAB_WORDS.test(foldText(first)) && !looksLikePerson(first)) return first;
+    // Left to right, so a document title at the left ("Laborbefund   Medizinisches Labor Rhein-Main")
+    // does not hide the lab's name beside it.
+    for (const cell of cells) {
+      if (orgNameShape(cell) && LAB_WORDS.test(foldText(cell)) && !looksLikePerson(cell)) return cell;
+    }
   }
   return '';
 }
@@ -372,6 +414,14 @@ export interface MetadataOptions {
 function patientName(found: Found, lines: MetadataLine[]): { first: string; last: string } {
   let first = plausibleName(found.firstName) ? squash(found.firstName) : '';
   let last = plausibleName(found.lastName) ? squash(found.lastName) : '';
+  for (const order of ['lastFirst', 'firstLast'] as const) {
+    const value = found[order]?.replace(/[,;]?\s*\d.*$/, '');
+    if ((first === '' || last === '') && plausibleName(value)) {
+      const split = splitOrderedName(value, order);
+      first = first || split.first;
+      last = last || split.last;
+    }
+  }
   const fullName = found.fullName?.replace(/[,;]?\s*\d.*$/, '');
   if ((first === '' || last === '') && plausibleName(fullName)) {
     const split = splitPersonName(fullName);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inferDateOrder } from '../../domain/lab-report/dates.js';
-import { extractMetadata, splitPersonName, type MetadataLine } from '../../domain/lab-report/metadata.js';
+import { extractMetadata, splitOrderedName, splitPersonName, type MetadataLine } from '../../domain/lab-report/metadata.js';
 
 /** Lines as parse.ts hands them over: column gaps kept as runs of three spaces. */
 const lines = (...texts: string[]): MetadataLine[] => texts.map((text) => ({ text, page: 1 }));
@@ -42,6 +42,25 @@ describe('extractMetadata: labelled names', () => {
   it('reads "Name : SURNAME, Given Title" with the title dropped', () => {
     const m = extractMetadata(lines('Name   : THOMAS, William Mr', 'DOB   : 19/03/1942 (82y)   Sex: M'), { dateOrder: 'dmy' });
     expect(m).toMatchObject({ patient_first_name: 'William', patient_last_name: 'THOMAS', dob: '1942-03-19' });
+  });
+
+  it('splits a value under a combined "Surname, Given" label in the label\'s order', () => {
+    expect(name(extractMetadata(lines('Name, Vorname:   Weber, Matthias', 'Geburtsdatum:   09.01.1978')))).toEqual(['Matthias', 'Weber']);
+    expect(name(extractMetadata(lines('Nom, Prénom : Dupont, Jean')))).toEqual(['Jean', 'Dupont']);
+    expect(name(extractMetadata(lines('Nom et prénom : DUPONT Jean')))).toEqual(['Jean', 'DUPONT']);
+    expect(name(extractMetadata(lines('Last, First: Doe, John A')))).toEqual(['John', 'Doe']);
+    expect(name(extractMetadata(lines('Nachname/Vorname: Weber Matthias')))).toEqual(['Matthias', 'Weber']);
+    expect(name(extractMetadata(lines('Vorname, Name: Matthias, Weber')))).toEqual(['Matthias', 'Weber']);
+    expect(name(extractMetadata(lines('Prénom Nom : Jean Dupont')))).toEqual(['Jean', 'Dupont']);
+    // Separate labels are still separate labels.
+    expect(name(extractMetadata(lines('First Name: John   Last Name: Doe')))).toEqual(['John', 'Doe']);
+    expect(name(extractMetadata(lines('Nom   Prénom   Date de naissance', 'DUPONT   Jean   10/01/1997')))).toEqual(['Jean', 'DUPONT']);
+  });
+
+  it('gives no name when a combined label\'s value could split anywhere', () => {
+    expect(splitOrderedName('Weber Anna Maria', 'lastFirst')).toEqual({ first: '', last: '' });
+    expect(splitOrderedName('WEBER Anna Maria', 'lastFirst')).toEqual({ first: 'Anna Maria', last: 'WEBER' });
+    expect(splitOrderedName('Weber, Anna Maria', 'lastFirst')).toEqual({ first: 'Anna Maria', last: 'Weber' });
   });
 
   it('never returns whitespace for an empty name label', () => {
@@ -159,6 +178,21 @@ describe('extractMetadata: lab name', () => {
     expect(extractMetadata(lines('Lakeshore Reference Laboratory   Patient Report', 'Patient: Jane Roe')).lab_name).toBe('Lakeshore Reference Laboratory');
     expect(extractMetadata(lines('Sonic Healthcare', 'Patient: Jane Roe')).lab_name).toBe('Sonic Healthcare');
     expect(extractMetadata(lines('Universitätsklinikum Freiburg   Zentrallabor', 'Patient: Jane Roe')).lab_name).toBe('Universitätsklinikum Freiburg');
+  });
+
+  it('never takes a document title for the lab, and reads the lab printed beside it', () => {
+    expect(extractMetadata(lines('Laborbefund   Medizinisches Labor Rhein-Main', 'Mainzer Landstraße 212, 60326 Frankfurt am Main', 'Name, Vorname:   Weber, Matthias')).lab_name).toBe(
+      'Medizinisches Labor Rhein-Main',
+    );
+    expect(extractMetadata(lines('Befundbericht', 'Patient: Jane Roe')).lab_name).toBe('');
+    expect(extractMetadata(lines('Laborbericht   Labor Dr. Müller', 'Patient: Jane Roe')).lab_name).toBe('Labor Dr. Müller');
+    expect(extractMetadata(lines('Compte rendu d’analyses   Laboratoire Cerba', 'Patient: Jane Roe')).lab_name).toBe('Laboratoire Cerba');
+    expect(extractMetadata(lines('Lab Report', 'Patient: Jane Roe')).lab_name).toBe('');
+  });
+
+  it('reads a lab name with a typographic apostrophe (d’, l’)', () => {
+    expect(extractMetadata(lines('Laboratoire d’Analyses Médicales du Vieux-Port', '18 quai du Port, 13002 Marseille')).lab_name).toBe('Laboratoire d’Analyses Médicales du Vieux-Port');
+    expect(extractMetadata(lines("Laboratoire de l'Hôpital Nord", 'Patient: Jane Roe')).lab_name).toBe("Laboratoire de l'Hôpital Nord");
   });
 
   it('falls back to a footer naming the lab', () => {
