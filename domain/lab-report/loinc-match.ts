@@ -24,6 +24,8 @@ export interface MatchOptions {
   specimen?: string;
   /** True when the value is qualitative (Negative, 1+, Yellow…): favours presence/ordinal codes. */
   qualitative?: boolean;
+  /** Reference-range or note text printed with the result ("fasting: 70-99", "calculated (Friedewald)"). */
+  rangeText?: string;
 }
 
 const MAX_MATCHES = 5;
@@ -51,6 +53,9 @@ interface AliasKey {
   stripped: string;
   tokens: string[];
 }
+
+/** A footnote or performing-site marker after a name ("Glucose ^A", "Creatinine ^1"): not part of the name. */
+const FOOTNOTE_MARK = /\s*\^\s*[\p{L}\d]{1,2}(?![\p{L}\d])/gu;
 
 /** Fold and tokenise: letters and digits only, '%' and '#' dropped (they are read as cues). */
 function keyOf(text: string): string {
@@ -131,7 +136,7 @@ interface QueryKey {
 }
 
 function queryKey(name: string): QueryKey {
-  const full = keyOf(name);
+  const full = keyOf(name.replace(FOOTNOTE_MARK, ' '));
   const tokens = strippedTokens(full);
   const stripped = tokens.join(' ');
   return { full, compact: compactOf(full), stripped, strippedCompact: compactOf(stripped), tokens };
@@ -202,6 +207,65 @@ function bestNameScores(q: QueryKey): Map<string, Candidate> {
   return best;
 }
 
+/**
+ * Qualifiers some codes assert beyond the analyte: a fasting state (1558-6 "Fasting glucose") or a
+ * calculation (13457-7 "LDL … by calculation"). Such a code is preferred when the name, the panel
+ * heading or the range text says so ("Glucose" under "FASTING GLUCOSE", "LDL-Cholesterin" with
+ * "berechnet nach Friedewald"), with the qualifier's words tried on the name when only the context has
+ * them. A fasting state is never inferred: without a cue a fasting code loses to the plain one, also
+ * when the name only resembles a fasting alias ("Glucose ^A" is not "Glucose à jeun"). A calculation
+ * is not penalised when unsaid: a plain "LDL cholesterol" is calculated in routine lipid panels (see
+ * loinc-table/chemistry.ts).
+ */
+interface AssertedQualifier {
+  cue: RegExp;
+  asserts: (entry: LoincEntry) => boolean;
+  /** Words that name the qualifier in aliases ("Glucose fasting", "Glukose nüchtern", "Glucose à jeun"). */
+  words: string[];
+  /** Score change for an asserting code when nothing on the report says the qualifier. */
+  unsaid: number;
+}
+
+const ASSERTED_QUALIFIERS: AssertedQualifier[] = [
+  {
+    cue: /\b(fasting|fasted|nuchtern\w*|a jeun|fbg|fpg|fbs)\b/,
+    asserts: (e) => /^Fasting\b/.test(e.name),
+    words: ['fasting', 'nüchtern', 'à jeun'],
+    unsaid: -0.1,
+  },
+  {
+    cue: /\b(calc|calcd|calculated|calculation|berechnet|calcule|calculee|friedewald|martin[- ]hopkins|sampson)\b/,
+    asserts: (e) => /\bby calculation$/.test(e.name),
+    words: ['calculated'],
+    unsaid: 0,
+  },
+];
+/** Score bonus for a code whose asserted qualifier the report states. */
+const QUALIFIER_SAID = 0.06;
+
+/** Name scores, raised for codes whose qualifier only the context states by scoring the name with its words. */
+function scoresWithContext(name: string, q: QueryKey, context: string): Map<string, Candidate> {
+  const best = bestNameScores(q);
+  const foldedName = foldText(name);
+  for (const qual of ASSERTED_QUALIFIERS) {
+    if (qual.cue.test(foldedName) || !qual.cue.test(context)) continue;
+    for (const word of qual.words) {
+      for (const c of bestNameScores(queryKey(`${name} ${word}`)).values()) {
+        if (!qual.asserts(c.entry)) continue;
+        const prev = best.get(c.entry.code);
+        if (!prev || c.score > prev.score) best.set(c.entry.code, c);
+      }
+    }
+  }
+  return best;
+}
+
+function qualifierAdjustment(entry: LoincEntry, said: Set<AssertedQualifier>): number {
+  let adj = 0;
+  for (const qual of ASSERTED_QUALIFIERS) if (qual.asserts(entry)) adj += said.has(qual) ? QUALIFIER_SAID : qual.unsaid;
+  return adj;
+}
+
 const isBloodGasOnly = (entry: LoincEntry): boolean => entry.panels.length > 0 && entry.panels.every((p) => p === 'blood-gas');
 
 /**
@@ -233,9 +297,12 @@ export function matchLoinc(name: string, options: MatchOptions = {}): LoincMatch
   const kind = (options.unit ? unitKind(options.unit) : undefined) ?? quantityCueIn(name);
   const hint = specimenHintIn(options.specimen) ?? specimenHintIn(name) ?? specimenHintIn(options.panel);
   const panelTags = panelTagsIn(options.panel);
+  const context = foldText(`${options.panel ?? ''} ${options.rangeText ?? ''}`);
+  const said = new Set(ASSERTED_QUALIFIERS.filter((qual) => qual.cue.test(foldText(name)) || qual.cue.test(context)));
 
-  const candidates = [...bestNameScores(q).values()].map((c) => {
+  const candidates = [...scoresWithContext(name, q, context).values()].map((c) => {
     let score = c.score;
+    score += qualifierAdjustment(c.entry, said);
     score += unitAdjustment(c.entry, kind);
     score += specimenAdjustment(c.entry, hint);
     score += qualitativeAdjustment(c.entry, options.qualitative);
@@ -251,12 +318,17 @@ export function matchLoinc(name: string, options: MatchOptions = {}): LoincMatch
   return top.map(toMatch);
 }
 
+/** Highest score a pick that rests on the table's order alone may keep: below the 0.9 of a sure match. */
+const UNRESOLVED_CEILING = 0.89;
+
 /**
- * When the two best codes score the same (e.g. "Glucose" with no unit: mass or moles?), the pick rests
- * on the table's order alone; say so with a lower confidence (all shifted alike, so the order holds).
+ * When the two best codes score the same (e.g. "Glucose" or "Lipoprotein (a)" with no unit: mass or
+ * moles?), the pick rests on the table's order alone; say so with a lower confidence, never read as sure
+ * (all shifted alike, so the order holds).
  */
 function discountUnresolvedTie(top: Candidate[]): void {
   const [first, second] = top;
   if (!first || !second || Math.abs(first.score - second.score) >= 0.005) return;
-  for (const c of top) c.score -= 0.1;
+  const shift = Math.max(0.1, first.score - UNRESOLVED_CEILING);
+  for (const c of top) c.score -= shift;
 }

@@ -81,6 +81,44 @@ describe('matchLoinc: units and context rank ambiguous names', () => {
   });
 });
 
+describe('matchLoinc: qualifiers a code asserts (fasting, calculated) need the report to say them', () => {
+  it('a plain "Glucose" is 2345-7; fasting only when the name or the panel says so', () => {
+    expect(top('Glucose', { unit: 'mg/dL', panel: 'Basic Metabolic Panel (8)' })).toBe('2345-7');
+    expect(top('Glucose', { unit: 'mg/dL', panel: 'FASTING GLUCOSE' })).toBe('1558-6');
+    expect(top('Glucose', { unit: 'mmol/L', panel: 'Fasting bloods' })).toBe('14771-0');
+    expect(top('Glycémie', { unit: 'g/L', panel: 'Bilan à jeun' })).toBe('1558-6');
+    expect(top('Glucose', { unit: 'mg/dL', rangeText: 'Fasting: 70-99' })).toBe('1558-6');
+    expect(top('Glucose, fasting', { unit: 'mg/dL' })).toBe('1558-6');
+    expect(top('Glycémie à jeun', { unit: 'g/L' })).toBe('1558-6');
+    expect(top('FBS', { unit: 'mg/dL' })).toBe('1558-6');
+  });
+
+  it('a footnote marker is not part of the name ("Glucose ^A" is not "Glucose à jeun")', () => {
+    expect(top('Glucose ^A', { unit: 'mg/dL', panel: 'Basic Metabolic Panel (8)' })).toBe('2345-7');
+    expect(top('Creatinine ^1', { unit: 'mg/dL' })).toBe('2160-0');
+    expect(matchLoinc('Glucose ^A', { unit: 'mg/dL' })[0]!.confidence_score).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('LDL: calculated when the report says so, else English/French plain names calculated, German plain name 2089-1', () => {
+    // English and French labs routinely calculate LDL in the lipid panel; German labs measure it directly.
+    expect(top('LDL Cholesterol', { unit: 'mg/dL', panel: 'LIPID PANEL' })).toBe('13457-7');
+    expect(top('LDL Cholesterol', { unit: 'mmol/L', panel: 'LIPIDS' })).toBe('39469-2');
+    expect(top('LDL-C', { unit: 'mg/dL' })).toBe('13457-7');
+    expect(top('LDL-Cholesterin', { unit: 'mg/dl', panel: 'Fettstoffwechsel' })).toBe('2089-1');
+    expect(top('LDL-Cholesterin', { unit: 'mmol/l' })).toBe('22748-8');
+    // Said in the name, the panel or the range text: calculated.
+    expect(top('LDL-Cholesterin berechnet', { unit: 'mg/dl' })).toBe('13457-7');
+    expect(top('LDL-Cholesterin (calc)', { unit: 'mg/dl' })).toBe('13457-7');
+    expect(top('LDL-Cholesterin', { unit: 'mg/dl', panel: 'LDL (berechnet)' })).toBe('13457-7');
+    expect(top('LDL-Cholesterin', { unit: 'mg/dl', rangeText: '< 116 (Friedewald)' })).toBe('13457-7');
+    expect(top('LDL, calculated', { unit: 'mg/dL' })).toBe('13457-7');
+    expect(top('Cholestérol LDL (calculé)', { unit: 'g/L' })).toBe('13457-7');
+    // Said "direct": the direct-assay code.
+    expect(top('LDL-Cholesterin direkt', { unit: 'mg/dl' })).toBe('18262-6');
+    expect(top('Direct LDL', { unit: 'mg/dL' })).toBe('18262-6');
+  });
+});
+
 describe('matchLoinc: calibration', () => {
   it('an exact alias with agreeing unit is ≥ 0.95; candidates are ≤ 5, best first', () => {
     const m = matchLoinc('Platelets', { unit: '10^3/uL' });
@@ -103,6 +141,16 @@ describe('matchLoinc: calibration', () => {
     const tie = matchLoinc('Glucose')[0]!.confidence_score;
     const resolved = matchLoinc('Glucose', { unit: 'mg/dL' })[0]!.confidence_score;
     expect(tie).toBeLessThan(resolved);
+  });
+
+  it('Lipoprotein (a) without a unit: the molar code first (EAS/IFCC report nmol/L), never sure; a unit decides', () => {
+    const m = matchLoinc('Lipoprotein (a)', { panel: 'Fettstoffwechsel (Serum)', qualitative: true });
+    expect(m.slice(0, 2).map((x) => x.loinc_code)).toEqual(['43583-4', '10835-7']);
+    expect(m[0]!.confidence_score).toBeLessThan(0.9);
+    expect(matchLoinc('Lp(a)', { panel: 'Lipids' })[0]!.confidence_score).toBeLessThan(0.9);
+    expect(top('Lipoprotein (a)', { unit: 'mg/dL' })).toBe('10835-7');
+    expect(top('Lp(a)', { unit: 'nmol/L' })).toBe('43583-4');
+    expect(matchLoinc('Lp(a)', { unit: 'nmol/L' })[0]!.confidence_score).toBeGreaterThanOrEqual(0.95);
   });
 
   it('returns the LoincMatch shape of the contract', () => {

@@ -2,7 +2,7 @@
 import { type LoincEntry, row } from './entry.js';
 
 const GLU = ['Glucose|Blood glucose|Blood sugar|GLU|Plasma glucose|Serum glucose|Glucose random|Random glucose', 'Glukose|Glucose|Blutzucker|BZ|Glukose im Serum|Glucose im Plasma', 'Glycémie|Glucose|Glycemie|Glucose sanguine'] as const;
-const GLU_FASTING = ['Fasting glucose|Glucose fasting|Fasting blood glucose|Fasting blood sugar|FBG|FPG|Fasting plasma glucose', 'Nüchternglukose|Glukose nüchtern|Nüchternblutzucker|Glucose nüchtern|Nüchtern-Glukose', 'Glycémie à jeun|Glucose à jeun'] as const;
+const GLU_FASTING = ['Fasting glucose|Glucose fasting|Fasting blood glucose|Fasting blood sugar|FBG|FBS|FPG|Fasting plasma glucose', 'Nüchternglukose|Glukose nüchtern|Nüchternblutzucker|Glucose nüchtern|Nüchtern-Glukose', 'Glycémie à jeun|Glucose à jeun'] as const;
 const BUN = ['BUN|Urea nitrogen|Blood urea nitrogen|Urea N|UN', 'Harnstoff-Stickstoff|Harnstoff-N|BUN', 'Azote uréique|Urée azote|BUN'] as const;
 const UREA = ['Urea|Serum urea|Blood urea', 'Harnstoff', 'Urée|Urémie'] as const;
 const CREA = ['Creatinine|Creat|CREA|Serum creatinine|Creatinine serum', 'Kreatinin|Creatinin|Krea', 'Créatinine|Créatininémie|Creatinine'] as const;
@@ -17,7 +17,15 @@ const BILI_I = ['Indirect bilirubin|Bilirubin indirect|Unconjugated bilirubin|Bi
 const CHOL = ['Cholesterol|Total cholesterol|Cholesterol total|TC|Chol', 'Cholesterin|Gesamtcholesterin|Cholesterin gesamt|Cholesterol', 'Cholestérol total|Cholestérol|Cholesterol total'] as const;
 const TRIG = ['Triglycerides|Triglyceride|TG|Trigs|TRIG', 'Triglyceride|Triglyzeride|TG', 'Triglycérides|TG'] as const;
 const HDL = ['HDL cholesterol|HDL|HDL-C|Cholesterol HDL|HDL chol|High density lipoprotein cholesterol', 'HDL-Cholesterin|HDL|HDL Cholesterin|HDL-C', 'HDL-cholestérol|Cholestérol HDL|HDL|HDL-C'] as const;
-const LDL = ['LDL cholesterol|LDL|LDL-C|Cholesterol LDL|LDL chol|Low density lipoprotein cholesterol', 'LDL-Cholesterin|LDL|LDL Cholesterin|LDL-C', 'LDL-cholestérol|Cholestérol LDL|LDL|LDL-C'] as const;
+// Which code a plain "LDL cholesterol" gets, when neither the name, the panel nor the range says
+// "calc"/"berechnet"/"Friedewald" or "direct": where labs routinely compute LDL (Friedewald, NIH/Sampson,
+// Martin-Hopkins) in the standard lipid panel — US, UK, India, France — the plain English and French names
+// go to the calculated code 13457-7 (rank 1 below). German labs measure LDL-C directly (homogeneous assay)
+// as their routine, so a plain German "LDL-Cholesterin" goes to 2089-1, the method-less LDL code: it does
+// not claim "by calculation", and not "by Direct assay" either (18262-6 needs "direkt" on the report).
+// A report that says calc/berechnet/calculé always gets the calculated code (see loinc-match.ts).
+const LDL = ['LDL cholesterol|LDL|LDL-C|Cholesterol LDL|LDL chol|Low density lipoprotein cholesterol', 'LDL|LDL-C', 'LDL-cholestérol|Cholestérol LDL|LDL|LDL-C'] as const;
+const LDL_DE = 'LDL-Cholesterin|LDL Cholesterin';
 const LDL_CALC = ['LDL cholesterol calculated|LDL calculated|LDL-C calc|LDL Friedewald|LDL cholesterol (Friedewald)|LDL Chol Calc (NIH)|LDL cholesterol calc', 'LDL-Cholesterin berechnet|LDL berechnet|LDL (Friedewald)', 'LDL-cholestérol calculé|Cholestérol LDL calculé|LDL calculé'] as const;
 const LDL_DIRECT = ['LDL cholesterol direct|Direct LDL|LDL direct|LDL-C direct', 'LDL-Cholesterin direkt|LDL direkt', 'LDL-cholestérol direct|LDL direct'] as const;
 const IRON = ['Iron|Serum iron|Fe|Iron total', 'Eisen|Fe|Serumeisen', 'Fer|Fer sérique|Sidérémie'] as const;
@@ -124,15 +132,18 @@ export const CHEMISTRY: LoincEntry[] = [
   row('14646-4', 'Cholesterol in HDL [Moles/volume] in Serum or Plasma', 'HDL cholesterol', 'Ser/Plas', 'mmol/L', ...HDL, 'lipid'),
   row('13457-7', 'Cholesterol in LDL [Mass/volume] in Serum or Plasma by calculation', 'LDL cholesterol (calc)', 'Ser/Plas', 'mg/dL|g/L', `${LDL[0]}|${LDL_CALC[0]}`, `${LDL[1]}|${LDL_CALC[1]}`, `${LDL[2]}|${LDL_CALC[2]}`, 'lipid'),
   row('39469-2', 'Cholesterol in LDL [Moles/volume] in Serum or Plasma by calculation', 'LDL cholesterol (calc)', 'Ser/Plas', 'mmol/L', `${LDL[0]}|${LDL_CALC[0]}`, `${LDL[1]}|${LDL_CALC[1]}`, `${LDL[2]}|${LDL_CALC[2]}`, 'lipid'),
-  row('2089-1', 'Cholesterol in LDL [Mass/volume] in Serum or Plasma', 'LDL cholesterol', 'Ser/Plas', 'mg/dL|g/L', ...LDL, 'lipid', 2),
-  row('22748-8', 'Cholesterol in LDL [Moles/volume] in Serum or Plasma', 'LDL cholesterol', 'Ser/Plas', 'mmol/L', ...LDL, 'lipid', 2),
+  row('2089-1', 'Cholesterol in LDL [Mass/volume] in Serum or Plasma', 'LDL cholesterol', 'Ser/Plas', 'mg/dL|g/L', LDL[0], `${LDL_DE}|${LDL[1]}`, LDL[2], 'lipid', 2),
+  row('22748-8', 'Cholesterol in LDL [Moles/volume] in Serum or Plasma', 'LDL cholesterol', 'Ser/Plas', 'mmol/L', LDL[0], `${LDL_DE}|${LDL[1]}`, LDL[2], 'lipid', 2),
   row('18262-6', 'Cholesterol in LDL [Mass/volume] in Serum or Plasma by Direct assay', 'LDL cholesterol (direct)', 'Ser/Plas', 'mg/dL|g/L', ...LDL_DIRECT, 'lipid'),
   row('69419-0', 'Cholesterol in LDL [Moles/volume] in Serum or Plasma by Direct assay', 'LDL cholesterol (direct)', 'Ser/Plas', 'mmol/L', ...LDL_DIRECT, 'lipid'),
   row('13458-5', 'Cholesterol in VLDL [Mass/volume] in Serum or Plasma by calculation', 'VLDL cholesterol', 'Ser/Plas', 'mg/dL', 'VLDL cholesterol|VLDL|VLDL-C|VLDL cholesterol calc|VLDL Cholesterol Cal', 'VLDL-Cholesterin|VLDL', 'VLDL-cholestérol|VLDL', 'lipid'),
   row('43396-1', 'Cholesterol non HDL [Mass/volume] in Serum or Plasma', 'Non-HDL cholesterol', 'Ser/Plas', 'mg/dL|g/L', ...NONHDL, 'lipid'),
   row('9830-1', 'Cholesterol.total/Cholesterol in HDL [Mass Ratio] in Serum or Plasma', 'Cholesterol/HDL ratio', 'Ser/Plas', 'ratio', 'Cholesterol/HDL ratio|Chol/HDL ratio|Total cholesterol/HDL ratio|TC/HDL ratio|Cholesterol HDL ratio|Chol/HDLC ratio|Risk ratio', 'Cholesterin/HDL-Quotient|Gesamtcholesterin/HDL-Quotient|Chol/HDL', 'Rapport cholestérol total/HDL|Rapport CT/HDL', 'lipid'),
-  row('10835-7', 'Lipoprotein a [Mass/volume] in Serum or Plasma', 'Lipoprotein(a)', 'Ser/Plas', 'mg/dL|mg/L|g/L', ...LPA, 'lipid'),
+  // Lp(a) with no unit printed: mass or moles is a guess (the tie lowers its confidence, loinc-match.ts);
+  // the molar code comes first because the EAS consensus (2022) and the IFCC recommend reporting Lp(a) in
+  // nmol/L, and labs increasingly do. A printed unit decides.
   row('43583-4', 'Lipoprotein a [Moles/volume] in Serum or Plasma', 'Lipoprotein(a)', 'Ser/Plas', 'nmol/L', ...LPA, 'lipid'),
+  row('10835-7', 'Lipoprotein a [Mass/volume] in Serum or Plasma', 'Lipoprotein(a)', 'Ser/Plas', 'mg/dL|mg/L|g/L', ...LPA, 'lipid'),
   row('1884-6', 'Apolipoprotein B [Mass/volume] in Serum or Plasma', 'Apolipoprotein B', 'Ser/Plas', 'mg/dL|g/L', 'Apolipoprotein B|ApoB|Apo B|Apo B-100|Apolipoprotein B-100', 'Apolipoprotein B|ApoB|Apo B', 'Apolipoprotéine B|ApoB|Apo B', 'lipid'),
   row('1869-7', 'Apolipoprotein A-I [Mass/volume] in Serum or Plasma', 'Apolipoprotein A1', 'Ser/Plas', 'mg/dL|g/L', 'Apolipoprotein A1|Apolipoprotein A-I|ApoA1|Apo A1|Apo A-I|ApoA-I', 'Apolipoprotein A1|Apolipoprotein A-I|ApoA1|Apo A1', 'Apolipoprotéine A1|ApoA1|Apo A1', 'lipid'),
 
