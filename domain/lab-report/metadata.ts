@@ -38,10 +38,12 @@ const LABELS: LabelRule[] = [
   { field: 'firstName', re: /\b(first name|given names?|forename|vorname|prenoms?)\b/ },
   { field: 'fullName', re: /\b(patient(?:'s)? name|name of patient|patient\(?in\)?|nom du patient)\b/ },
   { field: 'collected', re: /\b(collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?)\b/ },
-  { field: 'reported', re: /\b(report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|befunddatum|berichtsdatum|befundet am|befund vom|date du compte rendu|date d'edition|edite le|valide le|date de validation)\b/ },
+  { field: 'reported', re: /\b(report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation)\b/ },
   { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon)/ },
   // "geb." alone may also mean "née" (a maiden name), so it needs a ':' or a column gap after it.
   { field: 'dob', re: /\bgeb\.?(?: am)?(?![a-z])/, needsSeparator: true },
+  // Bare "Specimen" / "Sample" / "Dossier" / "Lab Ref" label an identifier only when one follows (see record).
+  { field: 'specimen', re: /\b(specimen|sample|dossier|lab ref(?:erence)?)(?![a-z])/, needsSeparator: true },
   { field: 'lab', re: /\b(performing (?:lab(?:oratory)?|site|location|facility)|performed (?:at|by)|testing (?:site|lab(?:oratory)?)|laboratory name|lab name|(?:durchfuhrendes|untersuchendes) labor|laboratoire executant)\b/, needsSeparator: true },
   { field: 'lab', re: /\b(laboratory|laboratoire|labor)\b/, needsSeparator: true, startsCell: true },
   { field: 'other', re: /\b(received|eingang(?:sdatum)?|date de reception|sex|gender|geschlecht|sexe|age|alter|ordering (?:physician|provider)|physician|doctor|provider|arzt|einsender|medecin|prescripteur|account|phone|tel\.?|telephone|telefon|fax|address|adresse|anschrift|mrn|patient id|insurance|page|seite|status|time|zeit|heure)\b/, needsSeparator: true },
@@ -102,8 +104,23 @@ interface Found {
   lab?: string;
 }
 
+/**
+ * A specimen/accession identifier: the value's first word with a digit ("TX906141B", "43-0439181"), or
+ * digit groups printed with single spaces ("95 47285 72"). "Specimen: Serum" holds none.
+ */
+function specimenId(value: string): string | undefined {
+  if (/^\d+(?: \d+)+$/.test(value)) return value;
+  const id = value.split(/\s/)[0]?.replace(/[,;]$/, '') ?? '';
+  return /\d/.test(id) && id.length >= 3 ? id : undefined;
+}
+
 function record(found: Found, field: Field, value: string): void {
   if (field === 'other' || value === '') return;
+  if (field === 'specimen') {
+    const id = specimenId(value);
+    if (id !== undefined && found.specimen === undefined) found.specimen = id;
+    return;
+  }
   if (found[field] === undefined) found[field] = value;
 }
 
@@ -125,7 +142,13 @@ function collectFields(lines: MetadataLine[]): Found {
     const labels = findLabels(folded);
     if (labels.length === 0) return;
     if (readLabelRow(labels, line.text, lines[i + 1]?.text, found)) return;
-    labels.forEach((l, k) => record(found, l.field, valueAfter(line.text, l, labels[k + 1])));
+    labels.forEach((l, k) => {
+      // A label followed by several identifier cells is a row of a cumulative table ("Lab No  2601394
+      // 4971427  0439181", one per dated column): which is this report's cannot be told.
+      const after = line.text.slice(l.end, labels[k + 1]?.start).replace(/^\s*[:=.#-]?\s*/, '');
+      if (l.field === 'specimen' && cellsOf(after).filter((c) => /^[\w./-]*\d[\w./-]*$/.test(c)).length > 1) return;
+      record(found, l.field, valueAfter(line.text, l, labels[k + 1]));
+    });
   });
   return found;
 }
@@ -450,7 +473,6 @@ export function extractMetadata(lines: MetadataLine[], opts: MetadataOptions = {
   };
   if (collected) meta.date_collected = collected;
   if (reported) meta.date_reported = reported;
-  const specimen = found.specimen?.split(/\s/)[0]?.replace(/[,;]$/, '');
-  if (specimen && /\d/.test(specimen) && specimen.length >= 3) meta.specimen_number = specimen;
+  if (found.specimen) meta.specimen_number = found.specimen;
   return meta;
 }

@@ -152,6 +152,28 @@ describe('inferDateOrder: the document decides day-first vs month-first', () => 
   });
 });
 
+describe('extractMetadata: specimen number and report date', () => {
+  it('reads bare "Specimen:", "Sample :", "Dossier :", "Lab Ref:" labels when an identifier follows', () => {
+    expect(extractMetadata(lines('HARRIS, JANE   Specimen: TX906141B   Client #: 75230694', 'DOB: 04/07/1953   Requisition: 2647066')).specimen_number).toBe('TX906141B');
+    expect(extractMetadata(lines('Sample   : 24C081286   Blood   Collected: 27/10/2024')).specimen_number).toBe('24C081286');
+    expect(extractMetadata(lines('Dossier : 98451758   Monsieur DUBOIS Jean')).specimen_number).toBe('98451758');
+    expect(extractMetadata(lines('Lab Ref:   43-0439181   Collected:   06/02/2024')).specimen_number).toBe('43-0439181');
+  });
+
+  it('keeps digit groups, skips a specimen type and a row of numbers across cumulative columns', () => {
+    expect(extractMetadata(lines('Labornummer:   95 47285 72')).specimen_number).toBe('95 47285 72');
+    expect(extractMetadata(lines('Specimen: Serum', 'Accession #: A12345')).specimen_number).toBe('A12345');
+    expect(extractMetadata(lines('Lab No   2601394   4971427   0439181')).specimen_number).toBeUndefined();
+  });
+
+  it('reads "Resulted", "Report Released On", "Befundausgang" and "Résultats validés le" as the report date', () => {
+    expect(extractMetadata(lines('Collected: 08/20/2024 7:17 AM   Resulted: 08/22/2024 3:28 PM'), { dateOrder: 'mdy' }).date_reported).toBe('2024-08-22');
+    expect(extractMetadata(lines('Date of Birth   : 18/06/1976   Report Released On   : 27/Dec/2024 3:13 PM'), { dateOrder: 'dmy' }).date_reported).toBe('2024-12-27');
+    expect(extractMetadata(lines('Befundausgang:   07.10.2024')).date_reported).toBe('2024-10-07');
+    expect(extractMetadata(lines('Résultats validés le 26/04/2024'), { dateOrder: 'dmy' }).date_reported).toBe('2024-04-26');
+  });
+});
+
 describe('extractMetadata: lab name', () => {
   it('takes "Performed by:" and "Performing lab:" over the letterhead', () => {
     expect(extractMetadata(lines('Harborview Primary Care', 'Patient: David Harris', 'Ordered by: John R. Whitfield, MD   Performed by: Brightwater Medical Laboratory')).lab_name).toBe(
