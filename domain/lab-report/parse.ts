@@ -90,8 +90,11 @@ function isResult(row: RowCandidate, top: LoincMatch | undefined): boolean {
   return row.viaColumns || row.unit !== undefined || row.range !== undefined || row.flag !== undefined || confidence >= 0.75;
 }
 
+/** "Glucose ^A", "Sodium ^1": a caret footnote mark after a name belongs to the report's notes, not the name. */
+const withoutFootnoteMark = (name: string): string => name.replace(/\s*\^[A-Za-z0-9]{1,2}$/, '');
+
 function toResult(row: RowCandidate, page: number, panel: string | undefined, matches: LoincMatch[]): ParsedResult {
-  const result: ParsedResult = { test_name: row.name, value: row.value.value, type: row.value.type, page };
+  const result: ParsedResult = { test_name: withoutFootnoteMark(row.name), value: row.value.value, type: row.value.type, page };
   if (row.unit) result.units = row.unit;
   if (row.range) {
     result.reference_range_text = row.range.text;
@@ -168,7 +171,7 @@ class ReportReader {
     if (row.value.nakedPoint && this.ocrPages.has(page)) return false;
     const panel = this.pendingPanel ?? this.panel;
     const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
-    const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative });
+    const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative, rangeText: row.range?.text });
     if (!isResult(row, matches[0])) return false;
     if (this.pendingPanel) {
       this.panel = this.pendingPanel;

@@ -109,3 +109,13 @@ describe('parseLabReport: fasting', () => {
     expect(parseLabReport([page]).results.map((r) => [r.test_name, r.value])).toEqual([['Fasting Blood Sugar (FBS)', '92']]);
   });
 });
+
+describe('parseLabReport: names and LOINC context', () => {
+  it('drops a caret footnote mark from a name, and lets the range text say "calculated"', () => {
+    const lines = ['Test   Result   Units   Reference Interval', 'Glucose ^A   92   mg/dL   65 - 99', 'LDL-Cholesterin   96   mg/dl   < 100 (Friedewald)'];
+    const page: ExtractedPage = { page: 1, source: 'text_layer', lines: lines.map((text, i) => ({ text, y: i * 14 })) };
+    const results = parseLabReport([page]).results;
+    expect(results.map((r) => r.test_name)).toEqual(['Glucose', 'LDL-Cholesterin']);
+    expect(results[1]!.loinc_matches?.[0]?.loinc_code).toBe('13457-7');
+  });
+});
