@@ -15,7 +15,7 @@ import { matchLoinc } from './loinc-match.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine } from './metadata.js';
 import { interpret } from './interpret.js';
 import { isPanelHeading, panelTitle } from './panels.js';
-import { withoutLostSeparators } from './plausibility.js';
+import { withoutMisreadings } from './plausibility.js';
 import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
 import { type ExtractedPage, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
@@ -205,5 +205,5 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
 
   const metaLines: MetadataLine[] = lines.filter((l) => !detectHeader(l.line)).map((l) => ({ text: lineText(withoutMarks(l.line)), page: l.page }));
   const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
-  return { metadata, results: withoutLostSeparators(reader.results, ocrPages) };
+  return { metadata, results: withoutMisreadings(reader.results, ocrPages) };
 }

@@ -4,6 +4,7 @@
  * result is dropped (a missing value is better than a wrong one) when its value, as printed, carries
  * the marks of a lost separator and contradicts what the rest of its row says.
  */
+import { impossibleValue } from './physiology.js';
 import { type ParsedResult } from './types.js';
 
 /** A whole number with a leading zero ("096", "05") is never printed so: a separator was lost. */
@@ -37,13 +38,16 @@ export function lostSeparator(result: ParsedResult, reportHasFlags: boolean): bo
 }
 
 /**
- * Results of OCR pages without the values that carry the marks of a lost separator (see
- * lostSeparator); a leading zero is such a mark on any page.
+ * Results of OCR pages without the values that carry the marks of a misreading: a lost separator
+ * (see lostSeparator), or a value no human sample reaches for its analyte and unit (physiology.ts: a
+ * separator lost in the value and its range alike). A leading zero is such a mark on any page.
  */
-export function withoutLostSeparators(results: ParsedResult[], ocrPages: Set<number>): ParsedResult[] {
+export function withoutMisreadings(results: ParsedResult[], ocrPages: Set<number>): ParsedResult[] {
   const reportHasFlags = results.some((r) => r.flag !== undefined);
   return results.filter((r) => {
     if (r.type === 'numeric' && LEADING_ZERO.test(r.value)) return false;
-    return !(ocrPages.has(r.page ?? 0) && lostSeparator(r, reportHasFlags));
+    if (!ocrPages.has(r.page ?? 0)) return true;
+    if (r.type === 'numeric' && impossibleValue(r.loinc_matches?.[0]?.loinc_code, Number(r.value), r.units)) return false;
+    return !lostSeparator(r, reportHasFlags);
   });
 }

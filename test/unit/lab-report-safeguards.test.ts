@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
-import { lostSeparator, withoutLostSeparators } from '../../domain/lab-report/plausibility.js';
+import { impossibleValue } from '../../domain/lab-report/physiology.js';
+import { lostSeparator, withoutMisreadings } from '../../domain/lab-report/plausibility.js';
 import { type ExtractedPage, type ParsedResult, UNREADABLE } from '../../domain/lab-report/types.js';
 
 const result = (over: Partial<ParsedResult>): ParsedResult => ({ test_name: 'Potassium', value: '43', type: 'numeric', page: 1, ...over });
@@ -41,7 +42,7 @@ describe('lostSeparator: an OCR integer far above a decimal range', () => {
   });
 });
 
-describe('withoutLostSeparators', () => {
+describe('withoutMisreadings', () => {
   it('drops leading-zero integers on any page, and suspect values on OCR pages only', () => {
     const rows = [
       result({ test_name: 'Creatinine', value: '096', page: 1 }),
@@ -49,7 +50,7 @@ describe('withoutLostSeparators', () => {
       result({ test_name: 'Potassium', value: '43', page: 2, min_reference_range: 3.5, max_reference_range: 5.1, reference_range_text: '3.5-5.1' }),
       result({ test_name: 'Sodium', value: '140', page: 2, min_reference_range: 135, max_reference_range: 145, reference_range_text: '135-145' }),
     ];
-    const kept = withoutLostSeparators(rows, new Set([2]));
+    const kept = withoutMisreadings(rows, new Set([2]));
     expect(kept.map((r) => [r.test_name, r.page])).toEqual([
       ['Potassium', 1],
       ['Sodium', 2],
@@ -117,5 +118,31 @@ describe('parseLabReport: names and LOINC context', () => {
     const results = parseLabReport([page]).results;
     expect(results.map((r) => r.test_name)).toEqual(['Glucose', 'LDL-Cholesterin']);
     expect(results[1]!.loinc_matches?.[0]?.loinc_code).toBe('13457-7');
+  });
+});
+
+describe('impossibleValue: limits no human sample reaches', () => {
+  it.each([
+    ['2823-3', 43, 'mmol/l', true],
+    ['2823-3', 9.8, 'mmol/L', false],
+    ['718-7', 129, 'g/dL', true],
+    ['718-7', 129, 'g/L', false],
+    ['6301-6', 81, undefined, true],
+    ['6301-6', 8.1, undefined, false],
+    ['3094-0', 0, 'mg/dL', true],
+    ['2345-7', 650, 'mg/dL', false],
+  ] as const)('%s %s %s → %s', (code, value, unit, impossible) => expect(impossibleValue(code, value, unit)).toBe(impossible));
+
+  it('says nothing for analytes or units it has no limits for', () => {
+    expect(impossibleValue('3016-3', 9999, 'mIU/L')).toBe(false);
+    expect(impossibleValue('2823-3', 43, 'mg/dL')).toBe(false);
+    expect(impossibleValue(undefined, 43, 'mmol/L')).toBe(false);
+  });
+
+  it('drops an impossible OCR value whose range lost its separator too; a text layer keeps it', () => {
+    const lines = ['Test   Result   Unit   Reference', 'Kalium   43   mmol/l   35 - 51', 'Natrium   142   mmol/l   136 - 145'];
+    const asPage = (source: ExtractedPage['source']): ExtractedPage => ({ page: 1, source, lines: lines.map((text, i) => ({ text, y: i * 14 })) });
+    expect(parseLabReport([asPage('ocr')]).results.map((r) => r.test_name)).toEqual(['Natrium']);
+    expect(parseLabReport([asPage('text_layer')]).results.map((r) => r.test_name)).toEqual(['Kalium', 'Natrium']);
   });
 });

@@ -1,0 +1,52 @@
+/**
+ * Limits no human sample reaches, for common analytes in their usual units: a potassium of 43 mmol/L
+ * or a haemoglobin of 129 g/dL is a misreading (OCR lost a decimal separator in the value and its
+ * range alike, so the two still agree), never a result. The limits are deliberately wide — several
+ * times past the highest and lowest values reported in survivors — so that a true critical value is
+ * never taken for a misreading.
+ */
+import { canonicalUnit } from './units.js';
+
+interface Limits {
+  /** LOINC codes of the analyte (mass and molar forms, serum and blood). */
+  codes: string[];
+  /** Canonical unit (lower case, as canonicalUnit spells it) → [lowest, highest] possible value. */
+  units: Record<string, [number, number]>;
+}
+
+const LIMITS: Limits[] = [
+  { codes: ['2823-3', '6298-4'], units: { 'mmol/l': [0.5, 15], 'meq/l': [0.5, 15] } }, // potassium
+  { codes: ['2951-2', '2947-0'], units: { 'mmol/l': [80, 220], 'meq/l': [80, 220] } }, // sodium
+  { codes: ['2075-0', '2069-3'], units: { 'mmol/l': [50, 160], 'meq/l': [50, 160] } }, // chloride
+  { codes: ['17861-6', '2000-8'], units: { 'mg/dl': [2, 25], 'mg/l': [20, 250], 'mmol/l': [0.5, 6] } }, // calcium
+  { codes: ['19123-9', '2601-3'], units: { 'mg/dl': [0.2, 12], 'mg/l': [2, 120], 'mmol/l': [0.1, 5], 'meq/l': [0.2, 10] } }, // magnesium
+  { codes: ['2777-1'], units: { 'mg/dl': [0.2, 25], 'mg/l': [2, 250], 'mmol/l': [0.05, 8] } }, // phosphate
+  { codes: ['2345-7', '14749-6', '1558-6', '14771-0', '2339-0'], units: { 'mg/dl': [5, 3000], 'mmol/l': [0.3, 170], 'g/l': [0.05, 30] } }, // glucose
+  { codes: ['2160-0', '14682-9'], units: { 'mg/dl': [0.05, 40], 'mg/l': [0.5, 400], 'umol/l': [5, 3500] } }, // creatinine
+  { codes: ['3094-0'], units: { 'mg/dl': [0.5, 400] } }, // urea nitrogen
+  { codes: ['718-7'], units: { 'g/dl': [1, 26], 'g/l': [10, 260], 'mmol/l': [0.6, 16] } }, // haemoglobin
+  { codes: ['4544-3', '20570-8'], units: { '%': [3, 85], 'l/l': [0.03, 0.85] } }, // haematocrit
+  { codes: ['787-2', '30428-7'], units: { fl: [40, 180] } }, // MCV
+  { codes: ['785-6', '28539-5'], units: { pg: [8, 60] } }, // MCH
+  { codes: ['786-4', '28540-3'], units: { 'g/dl': [15, 50], 'g/l': [150, 500], '%': [15, 50] } }, // MCHC
+  { codes: ['789-8', '26453-1'], units: { '10^12/l': [0.3, 12], '10^6/ul': [0.3, 12], 'm/ul': [0.3, 12], '/pl': [0.3, 12] } }, // red cells
+  { codes: ['4548-4', '17856-6'], units: { '%': [2, 25] } }, // HbA1c (NGSP)
+  { codes: ['59261-8'], units: { 'mmol/mol': [5, 250] } }, // HbA1c (IFCC)
+  { codes: ['1751-7'], units: { 'g/dl': [0.5, 8], 'g/l': [5, 80] } }, // albumin
+  { codes: ['2885-2'], units: { 'g/dl': [1, 20], 'g/l': [10, 200] } }, // total protein
+  { codes: ['1975-2', '14631-6'], units: { 'mg/dl': [0, 80], 'mg/l': [0, 800], 'umol/l': [0, 1400] } }, // bilirubin total
+  { codes: ['6301-6', '34714-6'], units: { '': [0.5, 25], ratio: [0.5, 25], inr: [0.5, 25] } }, // INR
+];
+
+const BY_CODE = new Map<string, Limits>(LIMITS.flatMap((l) => l.codes.map((c) => [c, l] as const)));
+
+/**
+ * Whether `value` in `unit` is beyond what any human sample of the analyte with this LOINC code
+ * shows. False when the analyte or the unit is not in the table: unknown is never impossible.
+ */
+export function impossibleValue(loincCode: string | undefined, value: number, unit: string | undefined): boolean {
+  const limits = loincCode ? BY_CODE.get(loincCode) : undefined;
+  if (!limits || !Number.isFinite(value)) return false;
+  const range = limits.units[canonicalUnit(unit ?? '').toLowerCase()];
+  return range !== undefined && (value < range[0] || value > range[1]);
+}
