@@ -28,14 +28,16 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['uk', 2, 1, ['png']],
   ['narrative', 2, 1, []],
   ['urinalysis', 2, 1, []],
-  // Layouts written after the parser's rules, to test how they generalise (text PDFs only). Each report's
-  // randomness is forked from the seed by its id, so adding these leaves the reports above unchanged.
-  ['us-labcorp', 2, 0, []],
-  ['indian', 2, 0, []],
-  ['cumulative', 2, 0, []],
-  ['ehr-list', 2, 0, []],
-  ['german-befund', 2, 0, []],
-  ['french-leaders', 2, 0, []],
+  // Layouts written after the parser's rules, to test how they generalise. Each report's randomness is
+  // forked from the seed by its id, so adding these (or their images) leaves the reports above unchanged.
+  // One image each: photos of a US table, a German Befund and an EHR list; fax-like PNG scans of a
+  // cumulative table and a French leader-dotted report; a scanned PDF of an Indian report.
+  ['us-labcorp', 2, 1, []],
+  ['indian', 2, 0, ['pdf']],
+  ['cumulative', 2, 0, ['png']],
+  ['ehr-list', 2, 1, []],
+  ['german-befund', 2, 1, []],
+  ['french-leaders', 2, 0, ['png']],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);
