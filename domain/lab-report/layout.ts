@@ -13,6 +13,8 @@ export interface Chunk {
   x: number;
   /** True when x is a real position (cells), false for a character offset. */
   positioned: boolean;
+  /** Width in page units, when the extractor gave it. */
+  width?: number;
 }
 
 /** Table borders and leaders drawn with characters ("|", "¦", "....") are not content. */
@@ -50,7 +52,9 @@ function joinSplitRanges(chunks: Chunk[]): Chunk[] {
     const numberBefore = out.some((c) => /(?:^|\s)[<>≤≥]?[-−]?\d/.test(c.text));
     const join = chunks[i + 1] ? continuesRange(a.text, chunks[i + 1]!.text, chunks[i + 2]?.text, numberBefore) : undefined;
     const take = join === 'three' ? 3 : join === 'two' ? 2 : 1;
-    out.push({ ...a, text: chunks.slice(i, i + take).map((c) => c.text).join(' ') });
+    const last = chunks[i + take - 1]!;
+    const width = take > 1 && a.width !== undefined && last.width !== undefined ? last.x + last.width - a.x : a.width;
+    out.push({ ...a, text: chunks.slice(i, i + take).map((c) => c.text).join(' '), width });
     i += take - 1;
   }
   return out;
@@ -64,7 +68,7 @@ export function chunksOf(line: TextLine): Chunk[] {
 function rawChunks(line: TextLine): Chunk[] {
   if (line.cells && line.cells.length > 0) {
     return line.cells
-      .map((c) => ({ text: cleanCell(c.text), x: c.x, positioned: true }))
+      .map((c) => ({ text: cleanCell(c.text), x: c.x, positioned: true, width: c.width }))
       .filter((c) => c.text !== '')
       .sort((a, b) => a.x - b.x);
   }
@@ -159,19 +163,39 @@ const DATE_CELL = /^(?:\d{1,4}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}[.\s-]?[A-Za-zéû
  * The header of a cumulative report: a label (or nothing) then two or more collection dates, one per
  * column ("Date  22/02/23  20/09/23  06/02/24"). The rows under it hold one value per date; the newest
  * date's column is the current result, the older ones are previous results. Unit and range printed
- * after the dated columns fall into the newest column's cell and are read from it.
+ * after the dated columns fall into the newest column's cell and are read from it, unless the header
+ * names their columns after the dates ("... 2024-06-02  Units  Reference"). A lone character between
+ * the cells is a speck.
  */
-function dateColumns(chunks: Chunk[]): ColumnLayout | undefined {
-  if (!chunks.every((c) => c.positioned)) return undefined;
-  const labelled = !DATE_CELL.test(chunks[0]!.text);
-  const dates = labelled ? chunks.slice(1) : chunks;
+function dateColumns(all: Chunk[]): ColumnLayout | undefined {
+  if (!all.every((c) => c.positioned)) return undefined;
+  const labelled = !DATE_CELL.test(all[0]!.text);
+  const chunks = [all[0]!, ...all.slice(1).flatMap(splitDates).filter((c) => c.text.length > 1)];
+  let lastDate = chunks.length - 1;
+  while (lastDate > 0 && !DATE_CELL.test(chunks[lastDate]!.text)) lastDate--;
+  const trailing = chunks.slice(lastDate + 1).map((c) => ({ role: headerRoleOf(c.text), x: c.x }));
+  if (trailing.some((c) => c.role === undefined || c.role === 'result' || c.role === 'name')) return undefined;
+  const dates = chunks.slice(labelled ? 1 : 0, lastDate + 1);
   if (dates.length < 2 || !dates.every((c) => DATE_CELL.test(c.text))) return undefined;
   if (labelled && (/\d/.test(chunks[0]!.text) || chunks[0]!.text.split(/\s+/).length > 3)) return undefined;
   const newest = newestDateIndex(dates.map((c) => c.text));
   if (newest === undefined) return undefined;
   const columns: ColumnLayout['columns'] = [{ role: 'name', x: labelled ? chunks[0]!.x : 0 }];
   dates.forEach((c, i) => columns.push({ role: i === newest ? 'result' : 'previous', x: c.x }));
+  trailing.forEach((c) => columns.push({ role: c.role!, x: c.x }));
   return { columns, positioned: true };
+}
+
+/**
+ * A cell holding several dates with single spaces between them ("26/03/24 27/09/24 19/12/24"), as OCR
+ * joins the dates of a cumulative header when they stand close: one chunk per date, each placed by its
+ * share of the cell's width (dates are all digits, so of about equal width). Without a width, or when a
+ * word is not a date, the cell stays whole.
+ */
+function splitDates(c: Chunk): Chunk[] {
+  const words = [...c.text.matchAll(/\S+/g)];
+  if (words.length < 2 || c.width === undefined || !words.every((w) => DATE_CELL.test(w[0]))) return [c];
+  return words.map((w) => ({ text: w[0], x: c.x + (c.width! * w.index) / c.text.length, positioned: true, width: (c.width! * w[0].length) / c.text.length }));
 }
 
 const CONNECTORS = new Set(['and', '&', '/', 'und', 'et', '+']);

@@ -69,6 +69,8 @@ interface Fields {
   flag?: ParsedFlag;
   extraNumbers: number;
   leftoverWords: number;
+  /** Two or more bare numbers before the unit or range: which one is the result is not known. */
+  crowded: boolean;
 }
 
 function pickValueIndex(tokens: Token[], rangeBeforeResult: boolean): number {
@@ -86,9 +88,29 @@ function pickValueIndex(tokens: Token[], rangeBeforeResult: boolean): number {
   return -1;
 }
 
+/**
+ * "154H  156H  141 mmol/L (135-145)": several bare numbers before the unit or range are the columns of
+ * a cumulative report (or a value and specks read as digits), and nothing on the line says which is the
+ * current result. Not in doubt: a previous result with its date ("105 High 98 01/02/2023 mg/dL"), one
+ * after an empty flag cell's dash ("4.5  -  4.2 mmol/L"), and one printed after the unit or range
+ * ("139 mmol/L 134-144 158"): the value comes first.
+ */
+function crowded(tokens: Token[]): boolean {
+  const end = tokens.findIndex((t) => t.kind === 'unit' || t.kind === 'range' || t.labelled);
+  if (end < 0) return false;
+  const numeric = (t: Token | undefined) => t?.kind === 'num' || t?.kind === 'pct';
+  const first = tokens.findIndex(numeric);
+  if (first < 0 || first >= end) return false;
+  return tokens.slice(first + 1, end).some((t, k) => {
+    const i = first + 1 + k;
+    const dashBefore = tokens.slice(first + 1, i).some((p) => p.kind === 'sep' && /^[-–—]$/.test(p.text));
+    return numeric(t) && tokens[i + 1]?.kind !== 'date' && !dashBefore;
+  });
+}
+
 /** Assign value, unit, range and flag among the tokens that follow a name. */
 function assignFields(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
-  const f: Fields = { valueIndex: pickValueIndex(tokens, rangeBeforeResult), extraNumbers: 0, leftoverWords: 0 };
+  const f: Fields = { valueIndex: pickValueIndex(tokens, rangeBeforeResult), extraNumbers: 0, leftoverWords: 0, crowded: crowded(tokens) };
   if (f.valueIndex >= 0) f.value = parseValue(tokens[f.valueIndex]!.text, opts.decimalComma);
   tokens.forEach((t, i) => {
     if (i === f.valueIndex) return;
@@ -118,6 +140,9 @@ function assignFields(tokens: Token[], opts: RowOptions, rangeBeforeResult: bool
         f.unit ??= t.text;
         break;
       case 'flag': {
+        // "139 mmol/L 134-144 158 High": a flag right after another number is that number's (a previous result's).
+        const prev = tokens[i - 1];
+        if (i - 1 !== f.valueIndex && (prev?.kind === 'num' || prev?.kind === 'pct')) break;
         const flag = parseFlag(t.text);
         const afterValue = i > f.valueIndex;
         if (flag && !f.flag && (afterValue || !isAmbiguousFlag(t.text))) f.flag = flag;
@@ -171,8 +196,22 @@ function looksLikeAddress(name: string): boolean {
   return STREET_WORD.test(name) && (/^\d/.test(name) || name.includes(','));
 }
 
+/**
+ * "5.5 %  48-56": a value printed with decimals beside a range of whole numbers that holds ten times the
+ * value. The range's separators were lost (OCR reads "4.8-5.6" so; "0.3-1.2" as "03-12"): it says
+ * nothing reliable, and read as printed it would call a normal value abnormal. A value really that far
+ * below its range is flagged by the lab, so a flagged row keeps its range.
+ */
+export function rangeLostSeparators(value: ParsedValue, range: ParsedRange, flagged: boolean): boolean {
+  if (flagged || value.type !== 'numeric' || !value.value.includes('.') || range.min === undefined || range.max === undefined) return false;
+  if (!/^[[(]?\s*\d{2,}\s*[-–—]\s*\d{2,}\s*[\])]?$/.test(range.text)) return false;
+  const v = Number(value.value);
+  return v < range.min && v * 10 >= range.min && v * 10 <= range.max;
+}
+
 function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOptions): RowCandidate | undefined {
   if (!f.value) return undefined;
+  if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = undefined;
   const split = unitFromName(cleanName(name));
   if (!/\p{L}.*\p{L}/u.test(split.name) || nameHasBounds(split.name, opts) || looksLikeAddress(split.name)) return undefined;
   // "35%": the percent sign printed on the value is its unit.
@@ -234,7 +273,8 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   const name = text('name');
   const f = assignFields(tokensOf([{ text: text('result') }], 0, opts.decimalComma), opts, false);
   const unitText = withoutSignCells(cells.get('unit') ?? []);
-  if (!f.value || f.leftoverWords > 0 || name === '' || !unitCellOk(unitText)) return undefined;
+  const resultNumbers = f.extraNumbers + (f.value && !f.value.qualitative ? 1 : 0);
+  if (!f.value || f.leftoverWords > 0 || name === '' || !unitCellOk(unitText) || resultNumbers > 1) return undefined;
   if (unitText !== '') f.unit = unitText;
   const sign = (cells.get('unit') ?? []).find((c) => SIGN_CELL.test(c.trim()) || isFlagCell(c));
   if (sign && !f.flag) f.flag = parseFlag(sign);
@@ -282,6 +322,7 @@ function byTokens(allTokens: Token[], opts: RowOptions): RowCandidate | undefine
     const inner = nameTokens.slice(1).some((t) => VALUE_KINDS.has(t.kind) && t.kind !== 'qual');
     if (inner && !opts.isKnownName(name)) continue;
     const f = assignFields([...early, ...tokens.slice(flagFirst ? i - 1 : i)], opts, rangeBefore);
+    if (f.crowded) continue;
     const row = candidate(name, f, false, opts);
     if (!row) continue;
     if (f.leftoverWords === 0 && f.extraNumbers === 0) return row;
@@ -338,7 +379,7 @@ export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undef
   if (chunks.length >= 2 && /\p{L}/u.test(chunks[0]!.text) && firstIsName) {
     const rest = tokensOf(chunks.slice(1), 1, opts.decimalComma);
     const f = assignFields(rest, opts, rangeFirst(opts.layout));
-    const row = f.leftoverWords <= 1 ? candidate(chunks[0]!.text, f, false, opts) : undefined;
+    const row = f.leftoverWords <= 1 && !f.crowded ? candidate(chunks[0]!.text, f, false, opts) : undefined;
     const endsWithValue = VALUE_KINDS.has(first.at(-1)?.kind ?? 'word');
     if (row && (!endsWithValue || opts.isKnownName(chunks[0]!.text))) return row;
   }

@@ -57,7 +57,7 @@ const PATTERNS: [TokenKind, RegExp][] = [
 ];
 
 /** Qualitative phrases as regexes over folded text, longest first ("not detected" before "detected"). */
-const QUAL_RES = QUALITATIVE_PHRASES.map((p) => new RegExp(`${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s,.;:]|$)`, 'y'));
+const QUAL_RES = QUALITATIVE_PHRASES.map((p) => new RegExp(`${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s,.;:)\\]]|$)`, 'y'));
 const PLUS_SCALE = /(?:[1-4]\s?\+|\+{1,4})(?=\s|$)/y;
 
 function matchAt(re: RegExp, text: string, pos: number): string | undefined {
@@ -77,14 +77,17 @@ function classifyWord(word: string): TokenKind {
 
 /**
  * The printed word at pos. A comma or semicolon closing a unit or a flag ("mg/dL,") is punctuation of
- * the sentence, so it is split off; on other words it stays ("Glucose, fasting" is one name).
+ * the sentence, so it is split off; on other words it stays ("Glucose, fasting" is one name). So is a
+ * full stop closing a unit ("89 mg/dL. (ref 70-99)"): no unit is spelled with one at its end.
  */
 function wordAt(text: string, pos: number): string {
   const re = /\S+/y;
   re.lastIndex = pos;
   const w = re.exec(text)![0];
   const bare = w.replace(/[,;]+$/, '');
-  return bare !== w && bare !== '' && classifyWord(bare) !== 'word' ? bare : w;
+  if (bare !== w && bare !== '' && classifyWord(bare) !== 'word') return bare;
+  const unit = w.replace(/\.$/, '');
+  return unit !== w && /[/%]/.test(unit) && classifyWord(unit) === 'unit' ? unit : w;
 }
 
 /** "mg/dL)" closing a bracketed range, "(mmol/L": a bracket with no partner is not part of the unit. */

@@ -535,3 +535,95 @@ describe('parseLabReport: layouts beyond the corpus', () => {
     expect(r.map((x) => x.test_name)).toEqual(['Sodium']);
   });
 });
+
+describe('parseLabReport: OCR of photos and scans of newer layouts', () => {
+  it('cumulative header whose dates OCR joined into one cell: split by the cell width, newest column read', () => {
+    const dated = (y: number, x: number) => ({ y, text: 'Date 26/03/24 27/09/24 19/12/24', cells: [{ x: 91, text: 'Date', width: 41 }, { x, text: '26/03/24 27/09/24 19/12/24', width: 277 }] });
+    const r = parse(
+      page(
+        1,
+        [
+          dated(10, 294),
+          cells(20, [91, 'Sodium'], [310, '154H'], [412, '156H'], [522, '141 mmol/L'], [723, '(135-145)']),
+          cells(30, [92, 'Potassium'], [421, '4.5'], [521, '4.0 mmol/L'], [723, '(3.5-5.2)']),
+          // A speck read as "i" between the label and the dates does not hide the header.
+          { y: 40, text: 'Date i 26/03/24 27/09/24 19/12/24', cells: [{ x: 85, text: 'Date', width: 39 }, { x: 226, text: 'i', width: 1 }, { x: 286, text: '26/03/24 27/09/24 19/12/24', width: 278 }] },
+          cells(50, [83, 'Bilirubin'], [324, '15'], [424, '14'], [524, '13'], [573, 'umol/L'], [716, '(2-20)']),
+        ],
+        'ocr',
+      ),
+    ).results;
+    expect(r.map((x) => [x.test_name, x.value, x.units, x.reference_range_text])).toEqual([
+      ['Sodium', '141', 'mmol/L', '135-145'],
+      ['Potassium', '4.0', 'mmol/L', '3.5-5.2'],
+      ['Bilirubin', '13', 'umol/L', '2-20'],
+    ]);
+  });
+
+  it('cumulative header naming unit and reference columns after its dates', () => {
+    const r = parse(
+      page(1, [
+        cells(10, [36, 'Collected'], [132, '2025-03-01'], [180, '2024-11-20'], [228, '2024-06-02'], [300, 'Units'], [360, 'Reference']),
+        cells(20, [36, 'Potassium'], [140, '4.4'], [190, '5.6'], [240, '4.0'], [300, 'mmol/L'], [360, '3.5-5.1']),
+      ]),
+    ).results;
+    expect(core(byName(r, 'Potassium'))).toMatchObject({ value: '4.4', units: 'mmol/L', min: 3.5, max: 5.1 });
+  });
+
+  it('several bare numbers before the unit with no header to say which is current: the row is not read', () => {
+    const r = parse(
+      page(
+        1,
+        [
+          cells(10, [91, 'Sodium'], [310, '154H'], [412, '156H'], [522, '141 mmol/L'], [723, '(135-145)']),
+          'Chloride   104   111H   103   mmol/L   (95-110)',
+          // Specks read as "NE" and "7" in front of the value, a column header in force.
+          cells(20, [34, 'Test Name'], [260, 'Result'], [339, 'Unit'], [425, 'Bio. Ref. Interval']),
+          cells(30, [56, 'SGOT / AST'], [157, 'NE'], [240, '7'], [281, '24'], [361, 'U/L'], [446, '< 35']),
+          cells(40, [39, 'Total Protein'], [132, '3'], [202, 'x'], [280, '7.5'], [359, 'g/dL'], [444, '6.6 - 8.3']),
+          cells(50, [57, 'SGPT / ALT'], [282, '33'], [362, 'U/L'], [446, '<45']),
+        ],
+        'ocr',
+      ),
+    ).results;
+    expect(r.map((x) => [x.test_name, x.value])).toEqual([['SGPT / ALT', '33']]);
+  });
+
+  it('a flag right after a previous result belongs to it, not to the current value', () => {
+    const r = parse(page(1, [cells(10, [157, 'Sodium'], [524, '139'], [720, 'mmol/L'], [862, '134-144'], [1043, '158 High'], [1150, '11/29/2024'], [1328, '02'])], 'ocr')).results;
+    expect(core(byName(r, 'Sodium'))).toEqual({ value: '139', units: 'mmol/L', min: 134, max: 144, flag: undefined, interpretation: 'normal' });
+  });
+
+  it('a whole-number range holding ten times a decimal value lost its separators: the range is not read', () => {
+    const r = parse(
+      page(
+        1,
+        [
+          cells(10, [166, 'Hemoglobin A1c'], [531, '5.5'], [730, '%'], [869, '48-56']),
+          cells(20, [55, 'Bilirubin - Total'], [280, '0.90'], [360, 'mg/dL'], [445, '03-12']),
+          // Flagged low by the lab: the value really is that far below, the range stands.
+          cells(30, [55, 'Ferritin'], [280, '3.2'], [320, 'L'], [360, 'ng/mL'], [445, '30-400']),
+          cells(40, [55, 'Potassium'], [280, '4.7'], [360, 'mmol/L'], [445, '3.5-5.1']),
+        ],
+        'ocr',
+      ),
+    ).results;
+    expect(r.map((x) => [x.test_name, x.value, x.reference_range_text, x.interpretation])).toEqual([
+      ['Hemoglobin A1c', '5.5', undefined, undefined],
+      ['Bilirubin - Total', '0.90', undefined, undefined],
+      ['Ferritin', '3.2', '30-400', 'abnormal'],
+      ['Potassium', '4.7', '3.5-5.1', 'normal'],
+    ]);
+  });
+
+  it('EHR list lines: a unit closing with a full stop, a qualitative range in brackets', () => {
+    const r = parse(
+      page(1, ['Glucose: 89 mg/dL. (ref 70-99)', 'HIV-1/2 Ag/Ab Screen: Nonreactive (ref Nonreactive)', 'Hepatitis C Antibody: Nonreactive (ref Nonreactive)'], 'ocr'),
+    ).results;
+    expect(r.map((x) => [x.test_name, x.value, x.units, x.reference_range_text, x.interpretation])).toEqual([
+      ['Glucose', '89', 'mg/dL', '70-99', 'normal'],
+      ['HIV-1/2 Ag/Ab Screen', 'Nonreactive', undefined, 'Nonreactive', 'normal'],
+      ['Hepatitis C Antibody', 'Nonreactive', undefined, 'Nonreactive', 'normal'],
+    ]);
+  });
+});

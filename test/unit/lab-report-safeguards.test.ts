@@ -85,7 +85,7 @@ describe('parseLabReport: metadata lines are not results', () => {
 
 describe('parseLabReport: words the extractor marked unreadable', () => {
   it('a row holding an unreadable number is not read (no other number is taken for its value)', () => {
-    const lines = ['Test   Result   Unit   Reference', `Chloride   ${UNREADABLE}155   408   mmol/L   98 - 107`, 'Sodium   138   mmol/L   136 - 145'];
+    const lines = ['Test   Result   Unit   Reference', `Chloride   ${UNREADABLE}155   mmol/L   98 - 107   408`, 'Sodium   138   mmol/L   136 - 145'];
     const page: ExtractedPage = { page: 1, source: 'ocr', lines: lines.map((text, i) => ({ text, y: i * 14 })) };
     expect(parseLabReport([page]).results.map((r) => [r.test_name, r.value])).toEqual([['Sodium', '138']]);
     const readable: ExtractedPage = { ...page, lines: page.lines.map((l) => ({ ...l, text: l.text.replace(UNREADABLE, '') })) };
