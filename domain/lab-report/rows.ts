@@ -93,10 +93,15 @@ function pickValueIndex(tokens: Token[], rangeBeforeResult: boolean): number {
  * a cumulative report (or a value and specks read as digits), and nothing on the line says which is the
  * current result. Not in doubt: a previous result with its date ("105 High 98 01/02/2023 mg/dL"), one
  * after an empty flag cell's dash ("4.5  -  4.2 mmol/L"), and one printed after the unit or range
- * ("139 mmol/L 134-144 158"): the value comes first.
+ * ("139 mmol/L 134-144 158"): the value comes first. Nor is a lone digit after a value printed with
+ * decimals ("7.1  1", "39,2  9%"): a speck in an empty column, or a unit misread.
  */
-function crowded(tokens: Token[]): boolean {
-  const end = tokens.findIndex((t) => t.kind === 'unit' || t.kind === 'range' || t.labelled);
+const speckAfter = (value: Token, t: Token): boolean => /\d[.,]\d/.test(value.text) && /^\d%?$/.test(t.text);
+
+/** `cell`: the tokens are a result column's cell, whose end is where the unit's column begins. */
+function crowded(tokens: Token[], cell = false): boolean {
+  const found = tokens.findIndex((t) => t.kind === 'unit' || t.kind === 'range' || t.labelled);
+  const end = found < 0 && cell ? tokens.length : found;
   if (end < 0) return false;
   const numeric = (t: Token | undefined) => t?.kind === 'num' || t?.kind === 'pct';
   const first = tokens.findIndex(numeric);
@@ -104,7 +109,7 @@ function crowded(tokens: Token[]): boolean {
   return tokens.slice(first + 1, end).some((t, k) => {
     const i = first + 1 + k;
     const dashBefore = tokens.slice(first + 1, i).some((p) => p.kind === 'sep' && /^[-–—]$/.test(p.text));
-    return numeric(t) && tokens[i + 1]?.kind !== 'date' && !dashBefore;
+    return numeric(t) && tokens[i + 1]?.kind !== 'date' && !dashBefore && !speckAfter(tokens[first]!, t);
   });
 }
 
@@ -271,10 +276,10 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   if (!cells) return undefined;
   const text = (role: ColumnRole): string => (cells.get(role) ?? []).join(' ');
   const name = text('name');
-  const f = assignFields(tokensOf([{ text: text('result') }], 0, opts.decimalComma), opts, false);
+  const resultTokens = tokensOf([{ text: text('result') }], 0, opts.decimalComma);
+  const f = assignFields(resultTokens, opts, false);
   const unitText = withoutSignCells(cells.get('unit') ?? []);
-  const resultNumbers = f.extraNumbers + (f.value && !f.value.qualitative ? 1 : 0);
-  if (!f.value || f.leftoverWords > 0 || name === '' || !unitCellOk(unitText) || resultNumbers > 1) return undefined;
+  if (!f.value || f.leftoverWords > 0 || name === '' || !unitCellOk(unitText) || crowded(resultTokens, true)) return undefined;
   if (unitText !== '') f.unit = unitText;
   const sign = (cells.get('unit') ?? []).find((c) => SIGN_CELL.test(c.trim()) || isFlagCell(c));
   if (sign && !f.flag) f.flag = parseFlag(sign);

@@ -589,6 +589,26 @@ describe('parseLabReport: OCR of photos and scans of newer layouts', () => {
     expect(r.map((x) => [x.test_name, x.value])).toEqual([['SGPT / ALT', '33']]);
   });
 
+  it('a lone digit after a value printed with decimals is a speck or a misread unit, not a second value', () => {
+    const r = parse(
+      page(
+        1,
+        [
+          cells(10, [65, 'Test Name'], [549, 'In Range'], [691, 'Out Of Range'], [849, 'Reference Range'], [1144, 'Lab']),
+          cells(20, [100, 'PROTEIN, TOTAL'], [561, '7.1'], [655, '1'], [861, '6.1-8.1 g/dL'], [1162, 'KD']),
+          cells(30, [113, 'MCH'], [575, '29.3'], [680, '9%'], [875, '27.0-33.0 pg'], [1175, 'KD']),
+          // Whole numbers side by side stay in doubt.
+          cells(40, [113, 'GLUCOSE'], [575, '95'], [680, '1'], [875, '65-99 mg/dL'], [1175, 'KD']),
+        ],
+        'ocr',
+      ),
+    ).results;
+    expect(r.map((x) => [x.test_name, x.value])).toEqual([
+      ['PROTEIN, TOTAL', '7.1'],
+      ['MCH', '29.3'],
+    ]);
+  });
+
   it('a flag right after a previous result belongs to it, not to the current value', () => {
     const r = parse(page(1, [cells(10, [157, 'Sodium'], [524, '139'], [720, 'mmol/L'], [862, '134-144'], [1043, '158 High'], [1150, '11/29/2024'], [1328, '02'])], 'ocr')).results;
     expect(core(byName(r, 'Sodium'))).toEqual({ value: '139', units: 'mmol/L', min: 134, max: 144, flag: undefined, interpretation: 'normal' });
