@@ -69,15 +69,13 @@ export function createActivities(deps: ActivityDeps) {
   const secretBox = lazySecretBox(deps.db, deps.config?.SECRET_ENCRYPTION_KEY);
   const urlSigner = lazyUrlSigner(deps.db, deps.config ?? {});
   const wake = deps.wakeEndpoints ?? ((ids: string[]) => wakeEndpoints(Context.current().client, ids));
+  // One blob store for the jobs that write files and the erasure that deletes them.
+  const blobs = deps.blobs ?? blobStoreFor(deps.config?.DATA_DIR ?? loadConfig({}).DATA_DIR);
   return {
-    ...createUserActivities(deps),
+    ...createUserActivities({ ...deps, blobs }),
     ...createOrderActivities({ ...deps, orderPayload: async () => orderPayloadBuilder(await urlSigner()), wakeEndpoints: wake }),
     ...createWebhookActivities({ ...deps, settings: webhookSettings(deps.config), secretBox, wake }),
-    ...createLabReportActivities({
-      ...deps,
-      blobs: deps.blobs ?? blobStoreFor(deps.config?.DATA_DIR ?? loadConfig({}).DATA_DIR),
-      wakeEndpoints: wake,
-    }),
+    ...createLabReportActivities({ ...deps, blobs, wakeEndpoints: wake }),
   };
 }
 

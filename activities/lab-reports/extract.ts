@@ -17,7 +17,6 @@ import { recognize } from './ocr.js';
  * reason instead of an exception.
  */
 
-export { MAX_PDF_PAGES };
 /** A PDF page with fewer visible characters than this in its text layer is treated as scanned. */
 const MIN_TEXT_LAYER_CHARS = 20;
 /** Render scanned pages at 400 dpi (as photos are enlarged: decimal points survive), but no side beyond this many pixels. */

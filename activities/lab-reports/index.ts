@@ -6,7 +6,7 @@ import { parseLabReport } from '../../domain/lab-report/parse.js';
 import type { ExtractedPage, FailureReason, ParsedResult, ReportMetadata } from '../../domain/lab-report/types.js';
 import { BlobNotFoundError, type BlobStore } from '../../lib/blob-store.js';
 import type { Logger } from '../../lib/logger.js';
-import { PARSING_JOB_EVENT_TYPES, type LabReportJobInput, type ParsingJobFile, type ReviewStatus } from '../../workflows/lab-report/definitions.js';
+import { PARSING_JOB_EVENT_TYPES, jobFiles, type LabReportJobInput, type ParsingJobFile, type ReviewStatus } from '../../workflows/lab-report/definitions.js';
 import { extractFiles } from './extract.js';
 import { looksNotEnglish } from './language.js';
 
@@ -45,7 +45,7 @@ export function createLabReportActivities({ db, logger, blobs, wakeEndpoints }: 
         needsHumanReview: input.needsHumanReview,
         fileSha256: input.file.sha256,
         // Every blob of the job is known from its row (a user's erasure deletes them).
-        fileSha256s: (input.files?.length ? input.files : [input.file]).map((f) => f.sha256),
+        fileSha256s: jobFiles(input).map((f) => f.sha256),
         fileSize: input.file.size,
         fileMime: input.file.mime,
         fileName: input.file.name,
@@ -80,7 +80,7 @@ export function createLabReportActivities({ db, logger, blobs, wakeEndpoints }: 
       const beat = setInterval(() => ctx.heartbeat(progress), HEARTBEAT_MS);
       try {
         const files: { bytes: Buffer; mime: ParsingJobFile['mime'] }[] = [];
-        for (const file of input.files?.length ? input.files : [input.file]) {
+        for (const file of jobFiles(input)) {
           try {
             files.push({ bytes: await blobs.get(file.sha256), mime: file.mime });
           } catch (err) {

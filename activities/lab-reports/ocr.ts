@@ -235,11 +235,11 @@ async function rereadNumbers(worker: Worker, image: Buffer, lines: OcrLine[]): P
     for (const w of words) {
       const [, number = '', mark = ''] = BARE_NUMBER.exec(w.text.trim()) ?? [];
       const first = number.replace('–', '-');
-      const digits = digitsBox(w);
+      const crop = digitsBox(w);
       let disagreements = 0;
       let agreed = false;
       for (const height of REREAD_HEIGHTS) {
-        const again = await worker.recognize(cropWord(source, digits.box, height, digits.right), {}, { text: true });
+        const again = await worker.recognize(cropWord(source, crop.box, height, crop.right), {}, { text: true });
         const text = again.data.text.replace(/\s+/g, '');
         const same = text.replace(/[.,]/g, '') === first;
         if (same && /\d[.,]\d/.test(text)) {

@@ -2,8 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../../db/client.js';
 import { isBlobReferenced } from '../../db/queries/lab-reports.js';
 import { dropBlobErasure, eraseUser, pendingBlobErasures, restoreUser } from '../../db/queries/users.js';
-import { blobStoreFor, type BlobStore } from '../../lib/blob-store.js';
-import { loadConfig } from '../../lib/config.js';
+import type { BlobStore } from '../../lib/blob-store.js';
 import type { Logger } from '../../lib/logger.js';
 
 /**
@@ -15,9 +14,8 @@ export const BLOB_TOUCH_WINDOW_MS = 3600_000;
 interface Deps {
   db: Db;
   logger: Logger;
-  /** Where uploaded files live (default: files under $DATA_DIR/blobs). */
-  blobs?: BlobStore;
-  config?: { DATA_DIR?: string };
+  /** Where uploaded files live. */
+  blobs: BlobStore;
   /** Overrides BLOB_TOUCH_WINDOW_MS. */
   blobTouchWindowMs?: number;
 }
@@ -58,8 +56,7 @@ export async function eraseQueuedBlobs(db: Db, blobs: BlobStore, userId: string,
 }
 
 /** Activities of the user-deletion workflow. Both are idempotent, so retries are safe. */
-export function createUserActivities({ db, logger, blobs: givenBlobs, config, blobTouchWindowMs = BLOB_TOUCH_WINDOW_MS }: Deps) {
-  const blobs = givenBlobs ?? blobStoreFor(config?.DATA_DIR ?? loadConfig({}).DATA_DIR);
+export function createUserActivities({ db, logger, blobs, blobTouchWindowMs = BLOB_TOUCH_WINDOW_MS }: Deps) {
   return {
     async restoreUser(input: { teamId: string; userId: string }): Promise<void> {
       await restoreUser(db, input.teamId, input.userId);

@@ -12,7 +12,7 @@ import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole } fr
 import { parseRange, type ParsedRange } from './ranges.js';
 import { squash } from './text.js';
 import { applyRangeLabels, joinSpacedUnits, type Token, tokenize } from './tokens.js';
-import { type TextLine, UNREADABLE } from './types.js';
+import { type TextLine } from './types.js';
 import { isUnitToken, unitKind } from './units.js';
 import { parseValue, type ParsedValue } from './values.js';
 
@@ -371,7 +371,7 @@ export function isLegendLine(tokens: Token[]): boolean {
 /** Read a line as a result row, or undefined when it is not one. */
 export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undefined {
   const chunks = chunksOf(line);
-  if (chunks.length === 0 || line.text.includes(UNREADABLE)) return undefined;
+  if (chunks.length === 0) return undefined;
   const all = tokensOf(chunks, 0, opts.decimalComma);
   if (isLegendLine(all)) return undefined;
   if (opts.layout && chunks.length >= 2) {

@@ -16,7 +16,8 @@ export interface TextLine {
 
 /**
  * Prefixed by the extractor to a word it read differently each time it looked (OCR): its text is not
- * known, and a row holding it is not read at all (a wrong value is worse than a missing one).
+ * known. The parser never takes it for a value: a row whose value it may be is not read (a wrong value
+ * is worse than a missing one); see readAroundUnreadable in parse.ts.
  */
 export const UNREADABLE = '\u2047';
 

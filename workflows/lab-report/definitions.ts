@@ -50,6 +50,9 @@ export interface LabReportJobInput {
   reviewDeadlineSeconds: number;
 }
 
+/** Every file of a job, in upload order: `files` of a multi-image job, else its one `file`. */
+export const jobFiles = (job: { file: ParsingJobFile; files?: ParsingJobFile[] }): ParsingJobFile[] => (job.files?.length ? job.files : [job.file]);
+
 /** A reviewer's decision: approve the parsed results as they are, or with corrections that replace them. */
 export interface ReviewDecision {
   approve: true;
