@@ -13,6 +13,7 @@ import { createLogger } from '../../lib/logger.js';
 import { samplePdf } from '../fixtures/lab-reports/report.js';
 import { TEST_SECRET_ENCRYPTION_KEY } from '../support/constants.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
+import { uniquePngBytes } from '../support/report-images.js';
 
 /**
  * Upload rules of POST /lab_report/v1/parser/job (BEHAVIOUR §9): one PDF/JPEG/PNG ≤ 30 MiB, or up to 8
@@ -81,14 +82,7 @@ const stored = (bytes: Uint8Array) => existsSync(blobs.pathOf(sha256Hex(bytes)))
 
 /** A small PNG no other test has (a random word on it), optionally padded to `size` bytes with a private ancillary chunk. */
 function uniquePng(size = 0): Buffer {
-  const canvas = createCanvas(240, 80);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, 240, 80);
-  ctx.fillStyle = '#000000';
-  ctx.font = '14px sans-serif';
-  ctx.fillText(randomUUID(), 4, 40);
-  const png = canvas.toBuffer('image/png');
+  const png = uniquePngBytes();
   if (size <= png.length) return png;
   const iend = png.length - 12;
   const data = Buffer.alloc(size - png.length - 12, 0x20);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, utimesSync } from 'node:fs';
-import { createCanvas } from '@napi-rs/canvas';
 import { asc, eq } from 'drizzle-orm';
 import PDFDocument from 'pdfkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { blobStoreFor, sha256Hex } from '../../lib/blob-store.js';
 import { loadConfig } from '../../lib/config.js';
 import { deletionStateQuery, userDeletionWorkflowId } from '../../workflows/user-deletion/definitions.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
+import { uniquePngBytes } from '../support/report-images.js';
 
 /**
  * Erasing a user (after the grace period) deletes the stored files of its parsing jobs — uploads and
@@ -67,14 +67,7 @@ async function uniquePdf(): Promise<Part> {
 }
 
 function uniquePng(): Part {
-  const canvas = createCanvas(240, 80);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, 240, 80);
-  ctx.fillStyle = '#000000';
-  ctx.font = '14px sans-serif';
-  ctx.fillText(randomUUID(), 4, 40);
-  return { bytes: canvas.toBuffer('image/png'), name: 'page.png', type: 'image/png' };
+  return { bytes: uniquePngBytes(), name: 'page.png', type: 'image/png' };
 }
 
 async function jobsOf(userId: string) {
