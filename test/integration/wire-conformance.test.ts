@@ -133,6 +133,10 @@ describe('wire conformance with the hosted service', () => {
     await call('POST /v2/webhooks/endpoints/{id}/rotate_secret', null, rotatedWebhookSecret, 'POST', `/v2/webhooks/endpoints/${endpoint.id}/rotate_secret`);
     const events = await call('GET /v2/webhooks/events', null, webhookEventList, 'GET', '/v2/webhooks/events?limit=5');
     expect(events.data.length).toBeGreaterThan(0);
+    // A labtest.order.* webhook carries the order exactly as GET returns it: compared like GET.
+    const orderEvent = events.data.find((e) => e.event_type.startsWith('labtest.order.'))!;
+    expect(clientFacingOrder.safeParse(orderEvent.data).success).toBe(true);
+    ops.push({ name: `webhook ${orderEvent.event_type} data`, shape: 'ClientFacingOrder', body: orderEvent.data });
     await call('GET /v2/webhooks/events/{id}', null, webhookEvent, 'GET', `/v2/webhooks/events/${events.data[0]!.id}`);
     await call('GET /v2/team/svix/url', null, svixUrl, 'GET', '/v2/team/svix/url');
     await call('DELETE /v2/webhooks/endpoints/{id}', null, deletedWebhookEndpoint, 'DELETE', `/v2/webhooks/endpoints/${endpoint.id}`);
