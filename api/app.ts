@@ -20,6 +20,7 @@ import { signedDocumentsRoutes } from './routes/orders/documents.js';
 import { partnerRoutes } from './routes/partner/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
 import { findVisibleLabTest } from '../db/queries/orders.js';
+import { servicePhysician } from '../domain/physician.js';
 import type { LabOrderDeadlines } from '../workflows/lab-order/definitions.js';
 import { DEFAULT_REVIEW_DEADLINE_SECONDS } from '../workflows/lab-report/definitions.js';
 import { PARSER_UPLOAD_PATH, labReportRoutes } from './routes/lab-reports/index.js';
@@ -37,7 +38,8 @@ export interface AppDeps {
     Config,
     'SERVICE_ENVIRONMENT' | 'SERVICE_REGION' | 'TEMPORAL_NAMESPACE' | 'USER_DELETION_GRACE_SECONDS' | 'API_KEY_CACHE_TTL_SECONDS'
   > &
-    Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'URL_SIGNING_SECRET' | 'PUBLIC_URL' | 'PORT' | 'DATA_DIR' | 'PARSER_REVIEW_DEADLINE_SECONDS'>>;
+    Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'URL_SIGNING_SECRET' | 'PUBLIC_URL' | 'PORT' | 'DATA_DIR' | 'PARSER_REVIEW_DEADLINE_SECONDS'>> &
+    Partial<Pick<Config, 'SERVICE_PHYSICIAN_FIRST_NAME' | 'SERVICE_PHYSICIAN_LAST_NAME' | 'SERVICE_PHYSICIAN_NPI'>>;
   /** Where uploaded lab reports are kept (default: files under $DATA_DIR/blobs). */
   blobs?: BlobStore;
   /** Tests lower the sandbox limit of lab report parsing jobs per team (default 300). */
@@ -98,6 +100,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
       loadLabTests: loadLabTestViews,
       urlSigner,
       findLabTest: (teamId, labTestId) => findVisibleLabTest(db.db, teamId, labTestId),
+      servicePhysician: servicePhysician(config),
       ...(orderDeadlines ? { deadlines: orderDeadlines } : {}),
     }),
   );

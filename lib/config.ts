@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SANDBOX_PHYSICIAN, isValidNpi } from '../domain/physician.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -48,6 +49,10 @@ export const configSchema = z.object({
   WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().positive().default(5 * 24 * 3600),
   /** How long a lab report parsing job with needs_human_review waits for a reviewer (then completes unreviewed). */
   PARSER_REVIEW_DEADLINE_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  /** The service's own physician, on orders whose team names none (and on their requisitions). */
+  SERVICE_PHYSICIAN_FIRST_NAME: z.string().trim().min(1).max(100).default(SANDBOX_PHYSICIAN.first_name),
+  SERVICE_PHYSICIAN_LAST_NAME: z.string().trim().min(1).max(100).default(SANDBOX_PHYSICIAN.last_name),
+  SERVICE_PHYSICIAN_NPI: z.string().refine(isValidNpi, 'must be a 10-digit NPI with a valid check digit').default(SANDBOX_PHYSICIAN.npi),
   /** Ports used only when `npm run dev` starts its own Postgres / Temporal. */
   EMBEDDED_POSTGRES_PORT: port(54329),
   TEMPORAL_DEV_PORT: port(7233),

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { aoeToWire } from '../../domain/orders/aoe.js';
 import type { DbOrTx } from '../client.js';
 import { labTestMarkers, labTests, labs, markers } from '../schema/index.js';
 
@@ -16,6 +17,8 @@ export function toClientFacingLab(lab: LabRow) {
     zipcode: lab.zipcode,
     collection_methods: lab.collectionMethods,
     sample_types: lab.sampleTypes,
+    // The hosted service always sends the key; no seeded lab has a logo.
+    logo_url: null,
   };
 }
 
@@ -30,6 +33,7 @@ export function toClientFacingMarker(m: MarkerRow) {
     type: m.type,
     unit: m.unit,
     price: m.price,
+    aoe: aoeToWire(m.aoe),
     a_la_carte_enabled: m.aLaCarteEnabled,
     common_tat_days: m.commonTatDays,
     worst_case_tat_days: m.worstCaseTatDays,

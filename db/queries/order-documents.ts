@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { aoeRequisitionLines } from '../../domain/orders/aoe.js';
 import { hasRequisition, type RequisitionInput } from '../../domain/orders/requisition.js';
 import type { DbOrTx } from '../client.js';
 import { orders } from '../schema/index.js';
@@ -43,5 +44,6 @@ export async function loadRequisitionInput(db: DbOrTx, order: OrderRow): Promise
       markers: (test?.markers ?? []).map((m) => ({ name: m.name, providerId: m.provider_id })),
     },
     labAccount: account ? { id: account.id, name: account.name, defaultComment: account.defaultComment } : null,
+    aoeAnswers: aoeRequisitionLines(test?.markers ?? [], order.aoeAnswers),
   };
 }

@@ -8,10 +8,19 @@ import { findOrder, listOrderEvents } from './orders.js';
 /** Serialised lab tests by id (the catalogue's ClientFacingLabTest), loaded in bulk. */
 export type LabTestLoader = (db: DbOrTx, teamId: string, labTestIds: string[]) => Promise<Map<string, Record<string, unknown>>>;
 
-function withCountryName(address: Record<string, unknown> | null): Record<string, unknown> | null {
+function withCountryName(address: Record<string, unknown> | null, optionalKeys: readonly string[]): Record<string, unknown> | null {
   if (!address) return null;
   const code = typeof address.country === 'string' ? address.country : '';
-  return { ...address, country: countryName(code) ?? code };
+  return { ...withNulls(address, optionalKeys), country: countryName(code) ?? code };
+}
+
+/** Optional keys the hosted service always sends, as null when empty (api/routes/orders/responses.ts). */
+const PATIENT_DETAILS_OPTIONAL = ['medical_proxy', 'race', 'ethnicity', 'sexual_orientation', 'gender_identity'] as const;
+const PATIENT_ADDRESS_OPTIONAL = ['receiver_name', 'second_line', 'phone_number', 'access_notes'] as const;
+const SHIPPING_OPTIONAL = ['second_line'] as const;
+
+function withNulls(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return { ...Object.fromEntries(keys.map((k) => [k, null])), ...Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) };
 }
 
 function event(e: OrderEventRow) {
@@ -39,9 +48,9 @@ export function toClientFacingOrder(
     id: order.id,
     team_id: order.teamId,
     user_id: order.userId,
-    patient_details: order.patientDetails ?? null,
-    patient_address: withCountryName(order.patientAddress ?? null),
-    shipping_details: withCountryName(order.shippingDetails ?? null),
+    patient_details: order.patientDetails ? withNulls(order.patientDetails, PATIENT_DETAILS_OPTIONAL) : null,
+    patient_address: withCountryName(order.patientAddress ?? null, PATIENT_ADDRESS_OPTIONAL),
+    shipping_details: withCountryName(order.shippingDetails ?? null, SHIPPING_OPTIONAL),
     lab_test: labTest,
     details: {
       type: order.method,

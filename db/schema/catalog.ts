@@ -1,4 +1,5 @@
-import { boolean, index, integer, numeric, pgTable, primaryKey, serial, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { Aoe } from '../../domain/orders/aoe.js';
 import { teams } from './teams.js';
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -43,6 +44,8 @@ export const markers = pgTable(
     commonTatDays: integer('common_tat_days'),
     worstCaseTatDays: integer('worst_case_tat_days'),
     isOrderable: boolean('is_orderable').notNull().default(true),
+    /** Ask-on-order-entry questions (ClientFacingMarker.aoe); null when the lab asks none. */
+    aoe: jsonb('aoe').$type<Aoe>(),
   },
   (t) => [uniqueIndex('markers_lab_provider_uq').on(t.labId, t.providerId), index('markers_name_idx').on(t.name)],
 );

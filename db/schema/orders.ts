@@ -1,4 +1,5 @@
 import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { AoeAnswer } from '../../domain/orders/aoe.js';
 import { labTests } from './catalog.js';
 import { teams } from './teams.js';
 import { users } from './users.js';
@@ -59,6 +60,8 @@ export const orders = pgTable(
     billingType: text('billing_type').notNull().default('client_bill'),
     icdCodes: text('icd_codes').array(),
     clinicalNotes: text('clinical_notes'),
+    /** Answers to the markers' ask-on-order-entry questions (`aoe_answers`), checked by domain/orders/aoe.ts. */
+    aoeAnswers: jsonb('aoe_answers').$type<AoeAnswer[]>(),
     labAccountId: uuid('lab_account_id'),
     notes: text('notes'),
     interpretation: text('interpretation'),

@@ -10,6 +10,8 @@
 import type { CollectionMethod } from '../../domain/orders/status.js';
 import { uuidFrom } from '../../domain/orders/ids.js';
 import type { LabTestSampleType } from '../queries/catalog.js';
+import type { Aoe } from '../../domain/orders/aoe.js';
+import { AOE } from './aoe-questions.js';
 import { LOINC, type AnalyteKey } from './loinc-codes.js';
 
 export interface SeedLab {
@@ -43,6 +45,8 @@ export interface SeedMarker {
   commonTatDays: number;
   worstCaseTatDays: number;
   results: SeedResult[];
+  /** Ask-on-order-entry questions (aoe-questions.ts), null when the lab asks none. */
+  aoe: Aoe | null;
 }
 
 export interface SeedLabTest {
@@ -92,7 +96,10 @@ export const CATALOG_LABS: SeedLab[] = [
   },
 ];
 
-type MarkerDef = Omit<SeedMarker, 'labSlug' | 'commonTatDays' | 'worstCaseTatDays'> & { tat?: [number, number] };
+type MarkerDef = Omit<SeedMarker, 'labSlug' | 'commonTatDays' | 'worstCaseTatDays' | 'aoe'> & { tat?: [number, number]; aoe?: Aoe };
+
+/** A marker whose lab asks these questions when it is ordered. */
+const asks = (aoe: Aoe, def: MarkerDef): MarkerDef => ({ ...def, aoe });
 
 const resultOf = (key: AnalyteKey, providerId: string, required = true): SeedResult => ({
   slug: key,
@@ -136,7 +143,13 @@ function panel(providerId: string, slug: string, name: string, description: stri
 }
 
 function atLab(labSlug: string, defaultTat: [number, number], defs: MarkerDef[]): SeedMarker[] {
-  return defs.map(({ tat, ...m }) => ({ ...m, labSlug, commonTatDays: (tat ?? defaultTat)[0], worstCaseTatDays: (tat ?? defaultTat)[1] }));
+  return defs.map(({ tat, aoe, ...m }) => ({
+    ...m,
+    labSlug,
+    commonTatDays: (tat ?? defaultTat)[0],
+    worstCaseTatDays: (tat ?? defaultTat)[1],
+    aoe: aoe ?? null,
+  }));
 }
 
 const CMP: AnalyteKey[] = [
@@ -152,31 +165,31 @@ const LIPID_TEXT = 'Total, HDL and calculated LDL cholesterol, triglycerides, no
 const CBC_TEXT = 'Red and white cell counts, hemoglobin, hematocrit, red cell indices and platelets.';
 
 const MERIDIAN = atLab('meridian', [1, 3], [
-  panel('701010', 'comprehensive-metabolic-panel', 'Comprehensive Metabolic Panel (CMP)', CMP_TEXT, CMP, '14.00'),
-  panel('701020', 'lipid-panel', 'Lipid Panel', LIPID_TEXT, LIPIDS, '12.00'),
+  asks(AOE.fasting, panel('701010', 'comprehensive-metabolic-panel', 'Comprehensive Metabolic Panel (CMP)', CMP_TEXT, CMP, '14.00')),
+  asks(AOE.fasting, panel('701020', 'lipid-panel', 'Lipid Panel', LIPID_TEXT, LIPIDS, '12.00')),
   panel('701030', 'complete-blood-count', 'CBC (Hemogram) without Differential', CBC_TEXT, CBC, '11.00'),
   panel('701040', 'iron-and-tibc', 'Iron and Total Iron Binding Capacity', 'Serum iron, TIBC and transferrin (iron) saturation.', IRON, '16.00'),
   panel('701050', 'urine-albumin-creatinine-ratio', 'Microalbumin/Creatinine Ratio, Random Urine', 'Urine albumin and creatinine with their ratio.', UACR, '18.00'),
   panel('701060', 'urinalysis-dipstick', 'Urinalysis, Dipstick', 'Urine pH, specific gravity, protein and glucose by test strip.', ['urine-ph', 'urine-specific-gravity', 'urine-protein', 'urine-glucose'], '9.00', [1, 2]),
   biomarker('702001', 'hemoglobin-a1c', '10.00'),
-  biomarker('702002', 'insulin', '22.00', [2, 4]),
+  asks(AOE.fasting, biomarker('702002', 'insulin', '22.00', [2, 4])),
   biomarker('702003', 'tsh', '15.00'),
   biomarker('702004', 'free-t4', '16.00'),
   biomarker('702005', 'free-t3', '18.00'),
   biomarker('702006', 'tpo-antibodies', '24.00', [2, 5]),
   biomarker('702007', 'ferritin', '14.00'),
-  biomarker('702008', 'vitamin-d-total', '29.00', [2, 4]),
+  asks(AOE.vitaminD, biomarker('702008', 'vitamin-d-total', '29.00', [2, 4])),
   biomarker('702009', 'vitamin-b12', '17.00'),
   biomarker('702010', 'folate', '17.00'),
   biomarker('702011', 'testosterone', '21.00', [2, 4]),
   biomarker('702012', 'testosterone-free', '34.00', [3, 6]),
-  biomarker('702013', 'estradiol', '26.00', [2, 4]),
+  asks(AOE.cycleHormone, biomarker('702013', 'estradiol', '26.00', [2, 4])),
   biomarker('702014', 'shbg', '28.00', [2, 5]),
   biomarker('702015', 'dhea-sulfate', '24.00', [2, 4]),
-  biomarker('702016', 'cortisol', '19.00'),
-  biomarker('702017', 'fsh', '19.00'),
-  biomarker('702018', 'lh', '19.00'),
-  biomarker('702019', 'progesterone', '22.00'),
+  asks(AOE.cortisol, biomarker('702016', 'cortisol', '19.00')),
+  asks(AOE.cycleHormone, biomarker('702017', 'fsh', '19.00')),
+  asks(AOE.cycleHormone, biomarker('702018', 'lh', '19.00')),
+  asks(AOE.cycleHormone, biomarker('702019', 'progesterone', '22.00')),
   biomarker('702020', 'prolactin', '20.00'),
   biomarker('702021', 'amh', '58.00', [3, 7]),
   biomarker('702022', 'psa', '20.00'),
@@ -187,19 +200,28 @@ const MERIDIAN = atLab('meridian', [1, 3], [
   biomarker('702027', 'uric-acid', '9.00'),
   biomarker('702028', 'magnesium', '9.00'),
   biomarker('702029', 'ggt', '9.00'),
+  asks(
+    AOE.creatinineClearance,
+    panel('701070', 'creatinine-clearance-24h-urine', 'Creatinine Clearance, 24-Hour Urine', 'Serum and 24-hour urine creatinine with the clearance computed from them and the urine volume.',
+      ['urine-volume-24h', 'urine-creatinine-24h', 'creatinine', 'creatinine-clearance'], '24.00', [2, 4]),
+  ),
+  asks(
+    AOE.urineVolume,
+    panel('701080', 'protein-24h-urine', 'Protein, Total, 24-Hour Urine', 'Total protein excreted in a 24-hour urine collection.', ['urine-volume-24h', 'urine-protein-24h'], '18.00', [2, 4]),
+  ),
 ]);
 
 const CASCADE = atLab('cascade', [2, 4], [
-  panel('8100', 'comprehensive-metabolic-panel', 'Metabolic Panel, Comprehensive', CMP_TEXT, CMP, '15.00'),
-  panel('8110', 'lipid-panel', 'Lipid Panel with Ratios', LIPID_TEXT, LIPIDS, '13.00'),
+  asks(AOE.fasting, panel('8100', 'comprehensive-metabolic-panel', 'Metabolic Panel, Comprehensive', CMP_TEXT, CMP, '15.00')),
+  asks(AOE.fasting, panel('8110', 'lipid-panel', 'Lipid Panel with Ratios', LIPID_TEXT, LIPIDS, '13.00')),
   panel('8120', 'complete-blood-count', 'Complete Blood Count', CBC_TEXT, CBC, '12.00'),
   panel('8130', 'iron-panel', 'Iron Panel', 'Serum iron, TIBC and iron saturation.', IRON, '17.00'),
   panel('8140', 'urine-albumin-creatinine-ratio', 'Albumin/Creatinine Ratio, Urine', 'Urine albumin and creatinine with their ratio.', UACR, '19.00'),
   biomarker('8200', 'hemoglobin-a1c', '11.00'),
-  biomarker('8201', 'glucose', '6.00', [1, 2]),
+  asks(AOE.fasting, biomarker('8201', 'glucose', '6.00', [1, 2])),
   biomarker('8202', 'tsh', '16.00'),
   biomarker('8203', 'free-t4', '17.00'),
-  biomarker('8204', 'vitamin-d-total', '31.00', [3, 5]),
+  asks(AOE.vitaminD, biomarker('8204', 'vitamin-d-total', '31.00', [3, 5])),
   biomarker('8205', 'ferritin', '15.00'),
   biomarker('8206', 'vitamin-b12', '18.00'),
   biomarker('8207', 'folate', '18.00'),
@@ -214,15 +236,15 @@ const NORTHSTAR = atLab('northstar', [3, 7], [
   biomarker('NS-102', 'tsh', '16.00'),
   biomarker('NS-103', 'free-t4', '16.00'),
   biomarker('NS-104', 'tpo-antibodies', '22.00', [4, 8]),
-  panel('NS-105', 'vitamin-d-25-hydroxy-fractionated', 'Vitamin D, 25-Hydroxy (D2, D3)', 'Total 25-hydroxyvitamin D with its D2 and D3 fractions (LC/MS-MS).', ['vitamin-d-total', 'vitamin-d3', 'vitamin-d2'], '28.00', [4, 8]),
+  asks(AOE.vitaminD, panel('NS-105', 'vitamin-d-25-hydroxy-fractionated', 'Vitamin D, 25-Hydroxy (D2, D3)', 'Total 25-hydroxyvitamin D with its D2 and D3 fractions (LC/MS-MS).', ['vitamin-d-total', 'vitamin-d3', 'vitamin-d2'], '28.00', [4, 8])),
   biomarker('NS-106', 'testosterone', '22.00', [4, 8]),
-  biomarker('NS-107', 'estradiol', '24.00', [4, 8]),
+  asks(AOE.cycleHormone, biomarker('NS-107', 'estradiol', '24.00', [4, 8])),
   biomarker('NS-108', 'shbg', '26.00', [4, 8]),
   biomarker('NS-109', 'hs-crp', '15.00'),
-  panel('NS-110', 'lipid-panel', 'Lipid Panel (capillary)', 'Total, HDL and LDL cholesterol and triglycerides from a capillary sample.', ['cholesterol-total', 'hdl-cholesterol', 'triglycerides', 'ldl-cholesterol'], '18.00'),
-  biomarker('NS-111', 'cortisol-saliva', '25.00', [5, 9]),
-  biomarker('NS-112', 'chlamydia', '30.00', [2, 5]),
-  biomarker('NS-113', 'gonorrhea', '30.00', [2, 5]),
+  asks(AOE.fasting, panel('NS-110', 'lipid-panel', 'Lipid Panel (capillary)', 'Total, HDL and LDL cholesterol and triglycerides from a capillary sample.', ['cholesterol-total', 'hdl-cholesterol', 'triglycerides', 'ldl-cholesterol'], '18.00')),
+  asks(AOE.salivaCortisol, biomarker('NS-111', 'cortisol-saliva', '25.00', [5, 9])),
+  asks(AOE.sti, biomarker('NS-112', 'chlamydia', '30.00', [2, 5])),
+  asks(AOE.sti, biomarker('NS-113', 'gonorrhea', '30.00', [2, 5])),
   biomarker('NS-114', 'ferritin', '15.00'),
   biomarker('NS-115', 'dhea-sulfate', '22.00', [4, 8]),
 ]);
@@ -270,6 +292,11 @@ export const CATALOG_LAB_TESTS: SeedLabTest[] = [
     slug: 'meridian-kidney-urine', name: 'Kidney Health, Urine', labSlug: 'meridian', method: 'walk_in_test', sampleType: 'urine', price: 39, fasting: false,
     description: 'Urine albumin/creatinine ratio and a dipstick urinalysis from a random urine sample.',
     markers: ['701050', '701060'],
+  }),
+  test({
+    slug: 'meridian-kidney-24h-urine', name: 'Kidney Function, 24-Hour Urine', labSlug: 'meridian', method: 'walk_in_test', sampleType: 'urine', price: 59, fasting: false,
+    description: 'Creatinine clearance and total protein from a 24-hour urine collection with a blood draw. Height, weight and the total urine volume are asked at ordering.',
+    markers: ['701070', '701080'],
   }),
   test({
     slug: 'meridian-energy-nutrients', name: 'Energy and Nutrient Panel', labSlug: 'meridian', method: 'at_home_phlebotomy', sampleType: 'serum', price: 119, fasting: false,

@@ -27,11 +27,17 @@ export type SeedSummary = Record<'labs' | 'loincCodes' | 'markers' | 'markerResu
 
 const zero = (): SeedCounts => ({ inserted: 0, updated: 0, deleted: 0 });
 
-/** True when `row` already holds every value of `want` (arrays compared by content). */
+/** JSON with object keys sorted: jsonb gives keys back in its own order, so compare this. */
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x,
+  );
+
+/** True when `row` already holds every value of `want` (arrays and objects compared by content). */
 function same<T extends object>(row: T, want: Partial<T>): boolean {
   return Object.entries(want).every(([k, v]) => {
     const have = (row as Record<string, unknown>)[k];
-    return Array.isArray(v) ? JSON.stringify(have) === JSON.stringify(v) : have === v;
+    return v !== null && typeof v === 'object' ? canonical(have) === canonical(v) : have === v;
   });
 }
 
@@ -120,6 +126,7 @@ async function seedMarkers(tx: DbOrTx, labIds: Map<string, number>, counts: Seed
       commonTatDays: m.commonTatDays,
       worstCaseTatDays: m.worstCaseTatDays,
       isOrderable: true,
+      aoe: m.aoe,
     };
     const row = byKey.get(markerKey(labId, m.providerId));
     if (!row) toInsert.push(values);

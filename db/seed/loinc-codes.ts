@@ -104,6 +104,10 @@ export const LOINC = {
   'urine-specific-gravity': l('5811-5', 'Specific Gravity, Urine', 'Specific gravity of Urine by Test strip', null),
   'urine-protein': l('5804-0', 'Protein, Urine', 'Protein [Mass/volume] in Urine by Test strip', 'mg/dL'),
   'urine-glucose': l('5792-7', 'Glucose, Urine', 'Glucose [Mass/volume] in Urine by Test strip', 'mg/dL'),
+  'urine-volume-24h': l('3167-4', 'Urine Volume, 24-Hour', 'Volume of 24 hour Urine', 'mL'),
+  'urine-creatinine-24h': l('2162-6', 'Creatinine, 24-Hour Urine', 'Creatinine [Mass/time] in 24 hour Urine', 'g/(24.h)'),
+  'creatinine-clearance': l('2164-2', 'Creatinine Clearance', 'Creatinine renal clearance in 24 hour Urine and Serum or Plasma', 'mL/min'),
+  'urine-protein-24h': l('2889-4', 'Protein, 24-Hour Urine', 'Protein [Mass/time] in 24 hour Urine', 'mg/(24.h)'),
   chlamydia: l('21613-5', 'Chlamydia trachomatis, NAA', 'Chlamydia trachomatis DNA [Presence] in Specimen by NAA with probe detection', null),
   gonorrhea: l('24111-7', 'Neisseria gonorrhoeae, NAA', 'Neisseria gonorrhoeae DNA [Presence] in Specimen by NAA with probe detection', null),
 } as const satisfies Record<string, LoincFact>;

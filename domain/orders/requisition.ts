@@ -42,6 +42,8 @@ export interface RequisitionInput {
   physician: Record<string, unknown> | null;
   labTest: { name: string; labName: string | null; markers: { name: string; providerId: string | null }[] };
   labAccount: { id: string; name: string; defaultComment: string | null } | null;
+  /** Answers to the markers' ask-on-order-entry questions (domain/orders/aoe.ts `aoeRequisitionLines`). */
+  aoeAnswers?: RequisitionLine[];
 }
 
 export interface RequisitionLine {
@@ -115,6 +117,7 @@ export function buildRequisition(input: RequisitionInput): RequisitionContent {
         ...input.labTest.markers.map((m) => ({ label: 'Marker', value: m.providerId ? `${m.name} (${m.providerId})` : m.name })),
       ],
     },
+    ...(input.aoeAnswers?.length ? [{ heading: 'Order entry questions', lines: input.aoeAnswers }] : []),
     {
       heading: 'Ordering physician',
       lines: doctor

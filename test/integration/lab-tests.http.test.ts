@@ -7,7 +7,7 @@ import {
   clientFacingMarkerComplete,
   getMarkersResponse,
   labTestResourcesResponse,
-} from '../../api/routes/lab-tests/schemas.js';
+} from '../../api/routes/lab-tests/responses.js';
 import { createLabAccount } from '../../db/queries/lab-accounts.js';
 import { labs, labTests, markers } from '../../db/schema/index.js';
 import { catalogLabTestId } from '../../db/seed/catalog-data.js';

@@ -252,10 +252,10 @@ describe('isolation and bad input', () => {
     for (const p of paths) {
       const theirs = await http(stack, 'GET', `/v3/order/${order.id}/${p}`, { apiKey: outsider.apiKey });
       expect(theirs.status, p).toBe(404);
-      expect(theirs.json).toEqual({ detail: 'Order not found' });
+      expect(theirs.json).toEqual({ detail: "This order doesn't exist" });
       const unknown = await http(stack, 'GET', `/v3/order/${MISSING}/${p}`, { apiKey: s.apiKey });
       expect(unknown.status, p).toBe(404);
-      expect(unknown.json).toEqual({ detail: 'Order not found' });
+      expect(unknown.json).toEqual({ detail: "This order doesn't exist" });
       const bad = await http(stack, 'GET', `/v3/order/not-an-id/${p}`, { apiKey: s.apiKey });
       expect(bad.status, p).toBe(422);
       expect((bad.json.detail as { loc: string[] }[])[0]!.loc).toEqual(['path', 'order_id']);

@@ -9,6 +9,7 @@ import { renderResultsPdf } from '../../../lib/pdf/results-pdf.js';
 import type { AppEnv } from '../../env.js';
 import { HttpError, notFound } from '../../errors.js';
 import { parse } from '../../validation.js';
+import { THIS_ORDER_MISSING } from './responses.js';
 import { orderIdParam } from './schemas.js';
 
 /** A PDF answer; documents carry patient data, so nothing on the way may keep a copy. */
@@ -36,7 +37,7 @@ export function orderDocumentsRoutes({ db }: { db: Db }) {
   async function teamOrder(c: Context<AppEnv>): Promise<OrderRow> {
     const { order_id } = parse(orderIdParam, c.req.param(), 'path');
     const order = await findOrder(db, c.get('teamId'), order_id);
-    if (!order) throw notFound('Order not found');
+    if (!order) throw notFound(THIS_ORDER_MISSING);
     return order;
   }
 

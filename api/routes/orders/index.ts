@@ -17,9 +17,11 @@ import {
 import type { AppEnv } from '../../env.js';
 import { HttpError, ValidationError, badRequest, notFound } from '../../errors.js';
 import { parse, parseJsonBody, parseQuery } from '../../validation.js';
+import { checkedAoeAnswers } from '../lab-tests/aoe.js';
 import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
 import type { OrdersDeps } from './deps.js';
 import { orderDocumentsRoutes } from './documents.js';
+import { ORDER_MISSING, THIS_ORDER_MISSING } from './responses.js';
 import {
   createOrderBody,
   createTestkitOrderBody,
@@ -43,13 +45,13 @@ export function ordersRoutes(deps: OrdersDeps) {
 
   async function requireOrder(teamId: string, orderId: string) {
     const order = await findOrder(db, teamId, orderId);
-    if (!order) throw notFound('Order not found');
+    if (!order) throw notFound(ORDER_MISSING);
     return order;
   }
 
   async function respond(teamId: string, orderId: string, message: string) {
     const order = await orderView(db, teamId, orderId, deps.loadLabTests, deps.urlSigner);
-    if (!order) throw notFound('Order not found');
+    if (!order) throw notFound(THIS_ORDER_MISSING);
     return { order, status: 'success', message };
   }
 
@@ -70,6 +72,7 @@ export function ordersRoutes(deps: OrdersDeps) {
         shippingDetails: body.shipping_details,
         passthrough: body.passthrough ?? null,
         labAccountId: body.lab_account_id ?? null,
+        physician: deps.servicePhysician,
       },
       { registrable: true, idempotency: null },
     );
@@ -94,6 +97,7 @@ export function ordersRoutes(deps: OrdersDeps) {
         { loc: ['body', 'collection_method'], msg: `the lab test is collected by ${test.method}`, type: 'value_error' },
       ]);
     }
+    const aoeAnswers = await checkedAoeAnswers(db, labTestId, body.aoe_answers ?? []);
     const pd = body.patient_details;
     const result = await startOrder(
       c,
@@ -116,9 +120,10 @@ export function ordersRoutes(deps: OrdersDeps) {
           country: body.patient_address.country,
           phone_number: body.patient_address.phone_number ?? pd.phone_number,
         },
-        physician: body.physician ?? null,
+        physician: body.physician ?? deps.servicePhysician,
         consents: body.consents ?? null,
         healthInsurance: body.health_insurance ?? null,
+        aoeAnswers,
         activateBy: body.activate_by ?? null,
         passthrough: body.passthrough ?? null,
         priority: body.priority ?? false,
@@ -150,7 +155,7 @@ export function ordersRoutes(deps: OrdersDeps) {
             userId,
             patientDetails: body.patient_details,
             patientAddress: body.patient_address,
-            physician: body.physician ?? null,
+            physician: body.physician ?? deps.servicePhysician,
             consents: body.consents ?? null,
             healthInsurance: body.health_insurance ?? null,
           },
@@ -194,7 +199,7 @@ export function ordersRoutes(deps: OrdersDeps) {
   app.get('/order/:order_id', async (c) => {
     const { order_id } = parse(orderIdParam, c.req.param(), 'path');
     const view = await orderView(db, c.get('teamId'), order_id, deps.loadLabTests, deps.urlSigner);
-    if (!view) throw notFound('Order not found');
+    if (!view) throw notFound(THIS_ORDER_MISSING);
     return c.json(view);
   });
 

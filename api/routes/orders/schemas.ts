@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countryName, normalisePhone } from '../../../domain/orders/address.js';
+import { aoeAnswersInput } from '../../../domain/orders/aoe.js';
 import { COLLECTION_METHODS, LOW_LEVEL_STATUSES } from '../../../domain/orders/status.js';
 import { isRealDate } from '../../../domain/users.js';
 
@@ -104,6 +105,7 @@ export const createOrderBody = z
     passthrough: optionalText(1000),
     lab_account_id: uuid('lab_account_id').nullish(),
     clinical_notes: z.string().max(1000, 'clinical_notes must be at most 1,000 characters').nullish(),
+    aoe_answers: aoeAnswersInput.nullish(),
     patient_details: patientDetails,
     patient_address: patientAddress,
   })
