@@ -26,3 +26,14 @@ export function isNonRetryable(err: unknown): boolean {
   }
   return false;
 }
+
+/** The message of the innermost ApplicationFailure of a failure chain (what an activity threw), if any. */
+export function failureMessage(err: unknown): string | null {
+  let cur: unknown = err;
+  let found: string | null = null;
+  for (let i = 0; i < 5 && cur instanceof Error; i++) {
+    if (cur instanceof ApplicationFailure) found = cur.message;
+    cur = cur.cause;
+  }
+  return found;
+}

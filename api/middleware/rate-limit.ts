@@ -24,7 +24,7 @@ export interface TokenBucketOptions {
 }
 
 /** Token buckets in memory, one per key: `burst` requests at once, then `perSecond` on average. */
-export function tokenBucketLimiter({ perSecond, burst, now = Date.now, maxKeys = 100_000 }: TokenBucketOptions): RateLimiter {
+export function tokenBucketLimiter({ perSecond, burst, now = Date.now, maxKeys = 100_000 }: TokenBucketOptions): { take(key: string): RateDecision } {
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
     take(key) {

@@ -12,7 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { JobChange, LabReportActivities } from '../../activities/lab-reports/index.js';
 import type { FailureReason } from '../../domain/lab-report/types.js';
-import { INVALID_DATA, isInvalidData } from '../../domain/failures.js';
+import { INVALID_DATA, failureMessage, isInvalidData } from '../../domain/failures.js';
 import { workflowNow } from '../shared/time.js';
 import {
   createdUpdate,
@@ -97,8 +97,9 @@ export async function labReportParsingWorkflow(input: LabReportJobInput): Promis
       await write(c);
       return true;
     } catch (err) {
-      if (!(err instanceof ActivityFailure) || !isInvalidData(err) || !patched(REFUSED_DATA)) throw err;
-      log.warn('parsing job change refused by the database', { jobId: input.jobId, change: c.kind, cause: err.cause?.message });
+      // A local activity's failure reaches the workflow as the ApplicationFailure itself (no ActivityFailure).
+      if (!isInvalidData(err) || !patched(REFUSED_DATA)) throw err;
+      log.warn('parsing job change refused by the database', { jobId: input.jobId, change: c.kind, cause: failureMessage(err) });
       return false;
     }
   };
@@ -114,11 +115,11 @@ export async function labReportParsingWorkflow(input: LabReportJobInput): Promis
   try {
     await record.createParsingJobRecord({ ...input, workflowId: labReportWorkflowId(input.jobId) });
   } catch (err) {
-    if (!(err instanceof ActivityFailure) || !isInvalidData(err) || !patched(REFUSED_DATA)) throw err;
+    if (!isInvalidData(err) || !patched(REFUSED_DATA)) throw err;
     // The job is still recorded, without the file names (the only free text of the upload), and fails.
     const unnamed = { ...input, file: { ...input.file, name: null }, ...(input.files ? { files: input.files.map((f) => ({ ...f, name: null })) } : {}) };
     await record.createParsingJobRecord({ ...unnamed, workflowId: labReportWorkflowId(input.jobId) });
-    refused = err.cause?.message ?? REFUSED_DETAIL;
+    refused = failureMessage(err) ?? REFUSED_DETAIL;
     return await fail('invalid_input', REFUSED_DETAIL);
   }
   created = true;

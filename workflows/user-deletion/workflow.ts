@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import { isNonRetryable } from '../../domain/failures.js';
+import { failureMessage, isNonRetryable } from '../../domain/failures.js';
 import type { createUserActivities } from '../../activities/users/index.js';
 import {
   type DeletionPhase,
@@ -37,7 +37,7 @@ export async function userDeletionWorkflow(input: UserDeletionInput): Promise<Us
         if (!(err instanceof ActivityFailure) || !isNonRetryable(err) || !patched(FAIL_VISIBLY)) throw err;
         // The undo did not take: the deletion goes on as scheduled, and the caller learns why.
         phase = 'grace';
-        throw ApplicationFailure.nonRetryable(`the undo could not be recorded: ${err.cause?.message ?? 'refused'}`, 'RestoreFailed');
+        throw ApplicationFailure.nonRetryable(`the undo could not be recorded: ${failureMessage(err) ?? 'refused'}`, 'RestoreFailed');
       }
       phase = 'restored';
       return { restored: true } as const;
@@ -65,9 +65,9 @@ export async function userDeletionWorkflow(input: UserDeletionInput): Promise<Us
   } catch (err) {
     if (!(err instanceof ActivityFailure) || !isNonRetryable(err) || !patched(FAIL_VISIBLY)) throw err;
     phase = 'failed';
-    log.error('user erasure failed for good', { userId: input.userId, cause: err.cause?.message });
+    log.error('user erasure failed for good', { userId: input.userId, cause: failureMessage(err) });
     // The user stays deleted for every reader (404); the workflow ends failed with the reason (Temporal UI).
-    throw ApplicationFailure.nonRetryable(`erasure of user ${input.userId} failed: ${err.cause?.message ?? 'refused'}`, 'ErasureFailed');
+    throw ApplicationFailure.nonRetryable(`erasure of user ${input.userId} failed: ${failureMessage(err) ?? 'refused'}`, 'ErasureFailed');
   }
   phase = 'erased';
   await condition(allHandlersFinished);

@@ -1,5 +1,5 @@
 import { ActivityFailure, condition, continueAsNew, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import { isNonRetryable } from '../../domain/failures.js';
+import { failureMessage, isNonRetryable } from '../../domain/failures.js';
 import type { createWebhookActivities } from '../../activities/webhooks/index.js';
 import { workflowNow } from '../shared/time.js';
 import {
@@ -49,7 +49,7 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointInput): Prom
       if (!(err instanceof ActivityFailure) || !isNonRetryable(err) || !patched(HOLD_ON_REFUSED)) throw err;
       // Poison events fail alone inside a round; this is what is left (e.g. the endpoint's own row refused).
       state.rounds++;
-      state.held = err.cause?.message ?? 'delivery round failed';
+      state.held = failureMessage(err) ?? 'delivery round failed';
       log.error('webhook delivery round failed for good; holding until woken', { endpointId: input.endpointId, cause: state.held });
       state.waitingUntil = workflowNow() + IDLE_CHECK_MS;
       await condition(() => woken, IDLE_CHECK_MS);
