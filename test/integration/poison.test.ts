@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { DrizzleQueryError } from 'drizzle-orm';
+import postgres from 'postgres';
+import { deletionStateQuery, userDeletionWorkflowId, userDeletionWorkflowType } from '../../workflows/user-deletion/definitions.js';
+import { endpointStateQuery, wakeSignal, webhookEndpointWorkflowId, webhookEndpointWorkflowType } from '../../workflows/webhooks/definitions.js';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,9 +40,17 @@ async function newUser(apiKey: string): Promise<string> {
   return res.json.user_id as string;
 }
 
-describe('a parsing job whose input the database refuses', () => {
+/** What postgres.js throws for a NUL in text, wrapped as drizzle wraps it (the parameters in its message). */
+function nulRefusal(): Error {
+  const pg = new postgres.PostgresError({ message: 'invalid byte sequence for encoding "UTF8": 0x00', code: '22021', severity: 'ERROR' } as never);
+  return new DrizzleQueryError('update "users" set "x" = $1', ['poison\u0000'], pg);
+}
+
+describe('workflows whose activities meet refused data', () => {
   const taskQueue = `poison-${randomUUID()}`;
   const calls: (string | null)[] = [];
+  const poisoned = new Set<string>();
+  const attempts = { eraseUser: 0, deliverDue: 0 };
   let worker: Worker;
   let running: Promise<void>;
   let connection: NativeConnection;
@@ -62,6 +74,17 @@ describe('a parsing job whose input the database refuses', () => {
         createParsingJobRecord: async (input) => {
           calls.push(input.file.name);
           return real.createParsingJobRecord(input);
+        },
+        // Poisoned ids throw what Postgres would; the interceptor classifies it like any real one.
+        eraseUser: async (input) => {
+          if (!poisoned.has(input.userId)) return real.eraseUser(input);
+          attempts.eraseUser++;
+          throw nulRefusal();
+        },
+        deliverDue: async (input) => {
+          if (!poisoned.has(input.endpointId)) return real.deliverDue(input);
+          attempts.deliverDue++;
+          throw nulRefusal();
         },
       },
     });
@@ -120,6 +143,48 @@ describe('a parsing job whose input the database refuses', () => {
     expect(events).toHaveLength(1);
     const got = await http(stack, 'GET', `/lab_report/v1/parser/job/${jobId}`, { apiKey: team.apiKey });
     expect(got.json).toMatchObject({ status: 'failed', failure_reason: 'invalid_input' });
+  }, 60_000);
+
+  it('a user deletion whose erasure is refused ends failed (ErasureFailed) after one attempt', async () => {
+    const team = await newTeam(stack);
+    const userId = await newUser(team.apiKey);
+    poisoned.add(userId);
+    const handle = await stack.temporal.workflow.start(userDeletionWorkflowType, {
+      workflowId: `${userDeletionWorkflowId(userId)}-${randomUUID()}`,
+      taskQueue,
+      args: [{ teamId: team.teamId, userId, graceSeconds: 0 }],
+    });
+    const err = await handle.result().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    expect((err as WorkflowFailedError).cause).toMatchObject({ type: 'ErasureFailed' });
+    expect((err as WorkflowFailedError).cause?.message).toMatch(/SQLSTATE 22021/);
+    expect(attempts.eraseUser).toBe(1);
+    expect(await handle.query(deletionStateQuery)).toMatchObject({ phase: 'failed' });
+  }, 60_000);
+
+  it('an endpoint whose delivery round is refused holds (no retry loop) until woken', async () => {
+    const endpointId = randomUUID();
+    poisoned.add(endpointId);
+    const handle = await stack.temporal.workflow.start(webhookEndpointWorkflowType, {
+      workflowId: `${webhookEndpointWorkflowId(endpointId)}-${randomUUID()}`,
+      taskQueue,
+      args: [{ endpointId }],
+    });
+    const state = await eventually(async () => {
+      const s = await handle.query(endpointStateQuery);
+      return s.held !== null && s;
+    });
+    expect(state.held).toMatch(/SQLSTATE 22021/);
+    expect(state.waitingUntil).not.toBeNull();
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(attempts.deliverDue).toBe(1);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await handle.signal(wakeSignal);
+    await eventually(async () => attempts.deliverDue === 2);
+    await handle.terminate('test over');
   }, 60_000);
 });
 
