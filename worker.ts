@@ -5,6 +5,7 @@ import { createActivities, type Activities, type ActivityDeps } from './activiti
 import { createDb, type Db } from './db/client.js';
 import { SERVICE_TASK_QUEUE } from './domain/temporal.js';
 import { loadConfigOrExit } from './lib/config.js';
+import { activityErrorInterceptor } from './lib/activity-errors.js';
 import { serviceDataConverter } from './lib/payload-codec.js';
 import { lazyMasterKey } from './db/queries/service-secrets.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -41,6 +42,9 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     // Payloads are encrypted with the service's key (shared with the API through env or Postgres).
     dataConverter: serviceDataConverter(lazyMasterKey(deps.db, deps.config?.SECRET_ENCRYPTION_KEY)),
     ...deps.options,
+    // Refused data (Postgres 22xxx, constraints no retry heals, zod) fails an activity for good instead of
+    // being retried for ever; messages never carry the refused value (lib/activity-errors.ts).
+    interceptors: { ...deps.options?.interceptors, activity: [activityErrorInterceptor, ...(deps.options?.interceptors?.activity ?? [])] },
   });
 }
 

@@ -24,6 +24,7 @@ export interface ActivityDeps {
     Pick<
       Config,
       | 'SECRET_ENCRYPTION_KEY'
+      | 'SERVICE_ENVIRONMENT'
       | 'WEBHOOK_RETRY_SCHEDULE'
       | 'WEBHOOK_TIMEOUT_SECONDS'
       | 'WEBHOOK_DISABLE_AFTER_SECONDS'

@@ -9,6 +9,7 @@ import type { AppEnv } from './env.js';
 import { HttpError, onError, onNotFound } from './errors.js';
 import { teamAuth } from './middleware/auth.js';
 import { requestLog } from './middleware/request-log.js';
+import { rateLimits, type RateLimitSettings } from './middleware/rate-limit.js';
 import { healthRoutes } from './routes/health.js';
 import { usersRoutes } from './routes/users/index.js';
 import { ordersRoutes } from './routes/orders/index.js';
@@ -39,7 +40,8 @@ export interface AppDeps {
     'SERVICE_ENVIRONMENT' | 'SERVICE_REGION' | 'TEMPORAL_NAMESPACE' | 'USER_DELETION_GRACE_SECONDS' | 'API_KEY_CACHE_TTL_SECONDS'
   > &
     Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'URL_SIGNING_SECRET' | 'PUBLIC_URL' | 'PORT' | 'DATA_DIR' | 'PARSER_REVIEW_DEADLINE_SECONDS'>> &
-    Partial<Pick<Config, 'SERVICE_PHYSICIAN_FIRST_NAME' | 'SERVICE_PHYSICIAN_LAST_NAME' | 'SERVICE_PHYSICIAN_NPI'>>;
+    Partial<Pick<Config, 'SERVICE_PHYSICIAN_FIRST_NAME' | 'SERVICE_PHYSICIAN_LAST_NAME' | 'SERVICE_PHYSICIAN_NPI'>> &
+    RateLimitSettings;
   /** Where uploaded lab reports are kept (default: files under $DATA_DIR/blobs). */
   blobs?: BlobStore;
   /** Tests lower the sandbox limit of lab report parsing jobs per team (default 300). */
@@ -66,6 +68,9 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
     ),
   );
 
+  // Rate limits (README "Rate limits"): per address here, per team after auth below; unset values turn one off.
+  const limits = rateLimits(config);
+  app.use(limits.byAddress);
   app.route('/health', healthRoutes({ sql: db.sql, temporal, namespace: config.TEMPORAL_NAMESPACE }));
   // Couriers, labs and operators (partner keys, their own auth; team keys do not open it): docs/partner-api.md
   app.route(
@@ -86,6 +91,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   app.use('/v2/*', auth);
   app.use('/v3/*', auth);
   app.use('/lab_report/*', auth);
+  for (const path of ['/v2/*', '/v3/*', '/lab_report/*']) app.use(path, limits.byTeam);
 
   const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
   // Before the order routes: POST /v3/order/resend_events must not be read as an order id.

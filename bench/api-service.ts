@@ -10,7 +10,8 @@ import { createLogger } from '../lib/logger.js';
 import { serviceDataConverter } from '../lib/payload-codec.js';
 import { connectClient } from '../lib/temporal-client.js';
 
-const config = loadConfig({ ...process.env });
+// The bench measures the app, not its rate limit (RATE_LIMIT_TEAM_PER_SECOND in the environment still wins).
+const config = loadConfig({ RATE_LIMIT_TEAM_PER_SECOND: '0', ...process.env });
 // JSON lines to stderr, as deployed; the orchestrator points stderr at a log file.
 const logger = createLogger({ level: config.LOG_LEVEL, pretty: false, toStderr: true });
 const db = createDb(config.DATABASE_URL!, { max: Number(process.env.BENCH_POOL ?? 10) });

@@ -53,6 +53,13 @@ export const configSchema = z.object({
   SERVICE_PHYSICIAN_FIRST_NAME: z.string().trim().min(1).max(100).default(SANDBOX_PHYSICIAN.first_name),
   SERVICE_PHYSICIAN_LAST_NAME: z.string().trim().min(1).max(100).default(SANDBOX_PHYSICIAN.last_name),
   SERVICE_PHYSICIAN_NPI: z.string().refine(isValidNpi, 'must be a 10-digit NPI with a valid check digit').default(SANDBOX_PHYSICIAN.npi),
+  /** Requests per second each team (API key) may make on average; 0 turns the limit off. */
+  RATE_LIMIT_TEAM_PER_SECOND: z.coerce.number().min(0).max(100_000).default(100),
+  /** Requests a team may make at once after a quiet period (token bucket size). */
+  RATE_LIMIT_TEAM_BURST: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  /** Requests per second per client address on routes without an API key (signed document links); 0 = off. */
+  RATE_LIMIT_IP_PER_SECOND: z.coerce.number().min(0).max(100_000).default(20),
+  RATE_LIMIT_IP_BURST: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /** Ports used only when `npm run dev` starts its own Postgres / Temporal. */
   EMBEDDED_POSTGRES_PORT: port(54329),
   TEMPORAL_DEV_PORT: port(7233),

@@ -13,12 +13,14 @@ import {
   type EndpointRow,
 } from '../../db/queries/webhooks.js';
 import { webhookEndpoints } from '../../db/schema/index.js';
-import { outcomeOf, shouldDisable } from '../../domain/webhooks/retry.js';
+import { outcomeOf, shouldDisable, type Outcome } from '../../domain/webhooks/retry.js';
 import { signedHeaders, type EventEnvelope } from '../../domain/webhooks/signing.js';
+import { classifyActivityError } from '../../lib/activity-errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { createGuardedFetch, type GuardedFetch } from '../../lib/ssrf.js';
 import type { DeliverDueResult } from '../../workflows/webhooks/definitions.js';
-import { postEvent } from './http.js';
+import { postEvent, type PostResult } from './http.js';
 
 /** Answers written per transaction. */
 const WRITE_BATCH = 32;
@@ -40,6 +42,28 @@ interface Deps {
   secretBox: () => Promise<SecretBox>;
   /** Wakes endpoint workflows (the worker's own Temporal client in production). */
   wake: (endpointIds: string[]) => Promise<void>;
+  /** The sandbox may deliver to loopback receivers; production only to public addresses. */
+  config?: { SERVICE_ENVIRONMENT?: 'sandbox' | 'production' | undefined } | undefined;
+  /** Outbound HTTP (default: the SSRF-guarded fetch of lib/ssrf.ts for the environment); tests inject one. */
+  fetch?: GuardedFetch;
+}
+
+/** Stores a round's attempts; a record the database refuses is stored without what it refused, as failed. */
+async function recordAttemptsSafely(db: Db, list: AttemptRecord[], logger: Logger): Promise<void> {
+  try {
+    await recordAttempts(db, list);
+  } catch (err) {
+    if (classifyActivityError(err).kind !== 'invalid_data') throw err;
+    for (const a of list) {
+      try {
+        await recordAttempts(db, [a]);
+      } catch (one) {
+        if (classifyActivityError(one).kind !== 'invalid_data') throw one;
+        logger.warn({ delivery_id: a.deliveryId }, 'webhook attempt refused by the database; delivery marked failed');
+        await recordAttempts(db, [{ ...a, responseBody: null, error: 'the attempt could not be stored as received', outcome: { status: 'failed' } }]);
+      }
+    }
+  }
 }
 
 /** The body of an event as delivered: the spec's envelope, the same bytes on every attempt. */
@@ -73,6 +97,7 @@ async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise
 export function createWebhookActivities(deps: Deps) {
   const { db, logger, settings } = deps;
   const { wake } = deps;
+  const send = deps.fetch ?? createGuardedFetch({ allowLoopback: (deps.config?.SERVICE_ENVIRONMENT ?? 'sandbox') === 'sandbox' });
 
   async function disable(endpoint: EndpointRow, reason: string, now: Date): Promise<void> {
     const others = await db.transaction(async (tx) => {
@@ -112,17 +137,26 @@ export function createWebhookActivities(deps: Deps) {
       // that dies before a batch is written re-sends those events: at least once, never lost.
       const unwritten: AttemptRecord[] = [];
       const write = async () => {
-        await recordAttempts(db, unwritten.splice(0));
+        await recordAttemptsSafely(db, unwritten.splice(0), logger);
         Context.current().heartbeat({ delivered, failed });
       };
       await inParallel(due, settings.concurrency, async ({ delivery, event }) => {
         if (gone) return;
         const at = new Date();
-        const body = envelopeOf(event);
-        const headers = signedHeaders(secrets, event.id, at, body);
-        const sent = await postEvent(endpoint.url, headers, body, settings.timeoutMs);
         const attempts = delivery.attempts + 1;
-        const outcome = outcomeOf(sent.result, attempts, settings.retrySchedule, new Date());
+        let sent: PostResult;
+        try {
+          const body = envelopeOf(event);
+          sent = await postEvent(endpoint.url, signedHeaders(secrets, event.id, at, body), body, settings.timeoutMs, send);
+        } catch (err) {
+          // A poison event (one that cannot be serialised or signed) fails alone; the others go on.
+          logger.warn({ delivery_id: delivery.id, event_id: event.id, err: classifyActivityError(err).message }, 'webhook event could not be prepared');
+          sent = { result: { statusCode: null, error: 'the event could not be prepared for delivery' }, refused: true, durationMs: 0, responseBody: null };
+        }
+        // A refused destination (SSRF guard) or an unsendable event is not retried.
+        const outcome: Outcome = sent.refused
+          ? { status: 'failed', disableEndpoint: false, reason: 'error' in sent.result ? sent.result.error : 'refused' }
+          : outcomeOf(sent.result, attempts, settings.retrySchedule, new Date());
         unwritten.push({
           deliveryId: delivery.id,
           attemptedAt: at,

@@ -14,7 +14,8 @@ export interface UserDeletionInput {
   graceSeconds: number;
 }
 
-export type DeletionPhase = 'grace' | 'restoring' | 'restored' | 'erasing' | 'erased';
+/** `failed`: erasure met a failure no retry heals; the workflow ended failed with the reason. */
+export type DeletionPhase = 'grace' | 'restoring' | 'restored' | 'erasing' | 'erased' | 'failed';
 
 export interface DeletionState {
   phase: DeletionPhase;

@@ -1,4 +1,5 @@
-import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { failureMessage, isNonRetryable } from '../../domain/failures.js';
 import type { createUserActivities } from '../../activities/users/index.js';
 import {
   type DeletionPhase,
@@ -7,6 +8,10 @@ import {
   deletionStateQuery,
   undoDeletionUpdate,
 } from './definitions.js';
+import { workflowNow } from '../shared/time.js';
+
+/** Failures that end retries (refused data) end the deletion visibly instead of hanging or looping. */
+const FAIL_VISIBLY = 'user-deletion-fail-visibly';
 
 const acts = proxyActivities<ReturnType<typeof createUserActivities>>({
   startToCloseTimeout: '30 seconds',
@@ -26,7 +31,14 @@ export async function userDeletionWorkflow(input: UserDeletionInput): Promise<Us
     undoDeletionUpdate,
     async () => {
       phase = 'restoring';
-      await acts.restoreUser({ teamId: input.teamId, userId: input.userId });
+      try {
+        await acts.restoreUser({ teamId: input.teamId, userId: input.userId });
+      } catch (err) {
+        if (!(err instanceof ActivityFailure) || !isNonRetryable(err) || !patched(FAIL_VISIBLY)) throw err;
+        // The undo did not take: the deletion goes on as scheduled, and the caller learns why.
+        phase = 'grace';
+        throw ApplicationFailure.nonRetryable(`the undo could not be recorded: ${failureMessage(err) ?? 'refused'}`, 'RestoreFailed');
+      }
       phase = 'restored';
       return { restored: true } as const;
     },
@@ -39,13 +51,24 @@ export async function userDeletionWorkflow(input: UserDeletionInput): Promise<Us
     },
   );
 
-  const undone = await condition(() => phase !== 'grace', input.graceSeconds * 1000);
-  if (undone) {
-    await condition(() => phase === 'restored' && allHandlersFinished());
-    return 'restored';
+  const graceMs = () => Math.max(0, eraseAt.getTime() - workflowNow());
+  let undone = await condition(() => phase !== 'grace', input.graceSeconds * 1000);
+  while (undone) {
+    // A failed undo puts the phase back to `grace` (handled by the FAIL_VISIBLY branch): wait out the rest.
+    await condition(() => (phase === 'restored' || phase === 'grace') && allHandlersFinished());
+    if ((phase as DeletionPhase) === 'restored') return 'restored';
+    undone = await condition(() => phase !== 'grace', graceMs());
   }
   phase = 'erasing';
-  await acts.eraseUser({ teamId: input.teamId, userId: input.userId });
+  try {
+    await acts.eraseUser({ teamId: input.teamId, userId: input.userId });
+  } catch (err) {
+    if (!(err instanceof ActivityFailure) || !isNonRetryable(err) || !patched(FAIL_VISIBLY)) throw err;
+    phase = 'failed';
+    log.error('user erasure failed for good', { userId: input.userId, cause: failureMessage(err) });
+    // The user stays deleted for every reader (404); the workflow ends failed with the reason (Temporal UI).
+    throw ApplicationFailure.nonRetryable(`erasure of user ${input.userId} failed: ${failureMessage(err) ?? 'refused'}`, 'ErasureFailed');
+  }
   phase = 'erased';
   await condition(allHandlersFinished);
   return 'erased';

@@ -30,6 +30,8 @@ export interface EndpointWorkflowState {
   rounds: number;
   lastRound: DeliverDueResult | null;
   waitingUntil: number | null;
+  /** Why the last round failed for good (it is held until woken or the hourly check); null otherwise. */
+  held: string | null;
 }
 
 export const wakeSignal = defineSignal('wake');

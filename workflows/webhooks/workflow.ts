@@ -1,4 +1,5 @@
-import { condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, condition, continueAsNew, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { failureMessage, isNonRetryable } from '../../domain/failures.js';
 import type { createWebhookActivities } from '../../activities/webhooks/index.js';
 import { workflowNow } from '../shared/time.js';
 import {
@@ -27,10 +28,12 @@ const ROUNDS_PER_RUN = 250;
  */
 const MAX_HISTORY_EVENTS = 1000;
 const SHORT_RUNS = 'webhook-endpoint-short-runs';
+/** A round that failed for good (refused data) holds the endpoint until woken or the idle check, never loops. */
+const HOLD_ON_REFUSED = 'webhook-endpoint-hold-on-refused';
 
 export async function webhookEndpointWorkflow(input: WebhookEndpointInput): Promise<void> {
   let woken = false;
-  const state: EndpointWorkflowState = { rounds: 0, lastRound: null, waitingUntil: null };
+  const state: EndpointWorkflowState = { rounds: 0, lastRound: null, waitingUntil: null, held: null };
   setHandler(wakeSignal, () => {
     woken = true;
   });
@@ -39,7 +42,21 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointInput): Prom
   const longEnough = () => patched(SHORT_RUNS) && workflowInfo().historyLength >= MAX_HISTORY_EVENTS;
   while (state.rounds < ROUNDS_PER_RUN && !workflowInfo().continueAsNewSuggested && !longEnough()) {
     woken = false;
-    const round: DeliverDueResult = await deliverDue({ endpointId: input.endpointId });
+    let round: DeliverDueResult;
+    try {
+      round = await deliverDue({ endpointId: input.endpointId });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure) || !isNonRetryable(err) || !patched(HOLD_ON_REFUSED)) throw err;
+      // Poison events fail alone inside a round; this is what is left (e.g. the endpoint's own row refused).
+      state.rounds++;
+      state.held = failureMessage(err) ?? 'delivery round failed';
+      log.error('webhook delivery round failed for good; holding until woken', { endpointId: input.endpointId, cause: state.held });
+      state.waitingUntil = workflowNow() + IDLE_CHECK_MS;
+      await condition(() => woken, IDLE_CHECK_MS);
+      state.waitingUntil = null;
+      continue;
+    }
+    state.held = null;
     state.rounds++;
     state.lastRound = round;
     if (round.state === 'gone') return;

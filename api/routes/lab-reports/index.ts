@@ -11,6 +11,7 @@ import type { Db } from '../../../db/client.js';
 import { countLiveParsingJobs, findParsingJob, parsingJobView } from '../../../db/queries/lab-reports.js';
 import { findUser } from '../../../db/queries/users.js';
 import type { BlobStore } from '../../../lib/blob-store.js';
+import { isInvalidData } from '../../../domain/failures.js';
 import {
   createdUpdate,
   labReportWorkflowId,
@@ -118,15 +119,21 @@ export function labReportRoutes(deps: LabReportsDeps) {
         reviewDeadlineSeconds: deps.reviewDeadlineSeconds,
       };
       // The job row and its workflow come into being together: the update completes once the row exists.
-      await deps.temporal.workflow.executeUpdateWithStart(createdUpdate, {
-        startWorkflowOperation: new WithStartWorkflowOperation(labReportWorkflowType, {
-          workflowId: labReportWorkflowId(jobId),
-          taskQueue,
-          args: [input],
-          workflowIdConflictPolicy: 'FAIL',
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        }),
-      });
+      try {
+        await deps.temporal.workflow.executeUpdateWithStart(createdUpdate, {
+          startWorkflowOperation: new WithStartWorkflowOperation(labReportWorkflowType, {
+            workflowId: labReportWorkflowId(jobId),
+            taskQueue,
+            args: [input],
+            workflowIdConflictPolicy: 'FAIL',
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          }),
+        });
+      } catch (err) {
+        // Data the database refuses (it slipped past validation): the job was recorded `failed`; say why.
+        if (err instanceof WorkflowUpdateFailedError && isInvalidData(err.cause)) throw new HttpError(422, err.cause!.message);
+        throw err;
+      }
       const job = await findParsingJob(db, teamId, jobId);
       if (!job) throw new Error(`parsing job ${jobId} was not recorded by its workflow`);
       return c.json(parsingJobView(job));

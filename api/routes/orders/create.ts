@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { isInvalidData } from '../../../domain/failures.js';
 import type { Context } from 'hono';
 import type { NewOrder } from '../../../db/queries/orders.js';
 import { findIdempotencyKey } from '../../../db/queries/orders.js';
@@ -79,6 +80,8 @@ export async function startOrder(
       }),
     });
   } catch (err) {
+    // The creating step failed for good (data the database refuses): a clear error, never a hang or a 500.
+    if (err instanceof WorkflowUpdateFailedError) throw creationFailed(err);
     // Only possible under an idempotency key whose order has already finished its life: answer that order.
     if (!(err instanceof WorkflowExecutionAlreadyStartedError) || !options.idempotency) throw err;
   }
@@ -90,6 +93,12 @@ export async function startOrder(
   if (!order) throw new Error(`order ${orderId} was not recorded by its workflow`);
   return { order, status: 'success', message: CREATED_MESSAGE };
 }
+
+/** 422 when the workflow refused the order's data (InvalidData), else 500 naming the failure (no stack, no value). */
+export const creationFailed = (err: WorkflowUpdateFailedError) =>
+  isInvalidData(err.cause)
+    ? new HttpError(422, `The order could not be recorded: ${err.cause!.message}`)
+    : new HttpError(500, 'The order could not be created: its workflow failed before recording it.');
 
 export const idempotencyConflict = () => new HttpError(409, 'Idempotency key was reused with a different request');
 

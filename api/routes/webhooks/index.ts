@@ -19,9 +19,10 @@ import {
 } from '../../../db/queries/webhooks.js';
 import { newEndpointSecret } from '../../../domain/webhooks/signing.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
+import { refusedEndpointUrl } from '../../../lib/ssrf.js';
 import { wakeEndpoints } from '../../../lib/webhook-wake.js';
 import type { AppEnv } from '../../env.js';
-import { ValidationError, notFound } from '../../errors.js';
+import { HttpError, ValidationError, notFound } from '../../errors.js';
 import { parse, parseJsonBody, parseQuery } from '../../validation.js';
 import {
   createEndpointBody,
@@ -116,6 +117,14 @@ export function webhooksRoutes(deps: WebhooksDeps) {
   const app = new Hono<AppEnv>({ strict: false });
   const wake = (ids: string[]) => (ids.length ? wakeEndpoints(deps.temporal, ids) : Promise.resolve());
 
+  // SSRF guard, first line (lib/ssrf.ts): literal non-public addresses and internal names are refused here;
+  // every delivery checks the resolved address again. The sandbox keeps loopback for local receivers.
+  const addressPolicy = { allowLoopback: deps.environment === 'sandbox' };
+  function refuseInternalUrl(url: string): void {
+    const refusal = refusedEndpointUrl(url, addressPolicy);
+    if (refusal) throw new HttpError(422, refusal);
+  }
+
   async function requireEndpoint(teamId: string, id: string) {
     const endpoint = await findEndpoint(db, teamId, id);
     if (!endpoint) throw notFound('Webhook endpoint not found');
@@ -124,6 +133,7 @@ export function webhooksRoutes(deps: WebhooksDeps) {
 
   app.post('/v2/webhooks/endpoints', async (c) => {
     const body = await parseJsonBody(c, createEndpointBody(deps.environment));
+    refuseInternalUrl(body.url);
     const secret = newEndpointSecret();
     const box = await deps.secretBox();
     const endpoint = await insertEndpoint(db, {
@@ -159,6 +169,7 @@ export function webhooksRoutes(deps: WebhooksDeps) {
     const { id } = parse(idParam, c.req.param(), 'path');
     const teamId = c.get('teamId');
     const body = await parseJsonBody(c, patchEndpointBody(deps.environment));
+    if (body.url !== undefined) refuseInternalUrl(body.url);
     const before = await requireEndpoint(teamId, id);
     const reenabled = body.enabled === true && !before.enabled;
     const updated = await updateEndpoint(db, teamId, id, {
