@@ -22,7 +22,7 @@ import type { SecretBox } from '../../../lib/secret-box.js';
 import { wakeEndpoints } from '../../../lib/webhook-wake.js';
 import type { AppEnv } from '../../env.js';
 import { ValidationError, notFound } from '../../errors.js';
-import { parse, parseJsonBody, parseQuery } from '../../validation.js';
+import { parse, parseJsonBody, parseQuery, readJson } from '../../validation.js';
 import {
   createEndpointBody,
   idParam,
@@ -38,6 +38,8 @@ export interface WebhooksDeps {
   temporal: Client;
   environment: 'sandbox' | 'production';
   secretBox: () => Promise<SecretBox>;
+  /** Base of the links handed out (PUBLIC_URL, else this server's port): never taken from the Host header. */
+  publicUrl: string;
 }
 
 /** How long a rotated-out secret still signs deliveries. */
@@ -246,7 +248,7 @@ export function webhooksRoutes(deps: WebhooksDeps) {
     const { id } = parse(idParam, c.req.param(), 'path');
     const teamId = c.get('teamId');
     const text = await c.req.text();
-    const body = text.trim() ? parse(resendEventBody, safeJson(text), 'body') : {};
+    const body = text.trim() ? parse(resendEventBody, readJson(text), 'body') : {};
     const event = await findEvent(db, teamId, id);
     if (!event) throw notFound('Event not found');
     if (body.endpoint_id) await requireEndpoint(teamId, body.endpoint_id);
@@ -276,17 +278,7 @@ export function webhooksRoutes(deps: WebhooksDeps) {
   });
 
   // Where the team manages its endpoints (the dashboard's webhooks page).
-  app.get('/v2/team/svix/url', (c) => c.json({ url: `${new URL(c.req.url).origin}/dashboard/webhooks` }));
+  app.get('/v2/team/svix/url', (c) => c.json({ url: `${deps.publicUrl}/dashboard/webhooks` }));
 
   return app;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new ValidationError([
-      { loc: ['body'], msg: `JSON decode error: ${err instanceof Error ? err.message : 'invalid JSON'}`, type: 'json_invalid' },
-    ]);
-  }
 }
