@@ -78,15 +78,17 @@ export const birthDate = (message?: string) => date(message).refine((d) => d <= 
 export const dateWithin = (days: number, message?: string) =>
   date(message).refine((d) => d <= plusDays(days), { abort: true, message: `must be within ${days} days from today` });
 
-/** An ISO 8601 date-time with a time zone, in 1900..2200, read as a Date. */
-export function dateTime(message = 'must be an ISO 8601 date-time with a time zone') {
+/** An ISO 8601 date-time with a time zone, in 1900..2200, kept as written. */
+export function dateTimeString(message = 'must be an ISO 8601 date-time with a time zone') {
   return z
     .string()
     .max(40, { abort: true, message })
     .pipe(z.iso.datetime({ offset: true, message }))
-    .refine(inYears, { abort: true, message: `must be between ${MIN_YEAR} and ${MAX_YEAR}` })
-    .transform((v) => new Date(v));
+    .refine(inYears, { abort: true, message: `must be between ${MIN_YEAR} and ${MAX_YEAR}` });
 }
+
+/** An ISO 8601 date-time with a time zone, in 1900..2200, read as a Date. */
+export const dateTime = (message?: string) => dateTimeString(message).transform((v) => new Date(v));
 
 /** An integer that fits a Postgres `integer` column. */
 export const int4 = (min = -INT4_MAX - 1) => z.number().int().min(min).max(INT4_MAX, { message: `must be at most ${INT4_MAX}` });

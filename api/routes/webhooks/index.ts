@@ -22,7 +22,7 @@ import type { SecretBox } from '../../../lib/secret-box.js';
 import { wakeEndpoints } from '../../../lib/webhook-wake.js';
 import type { AppEnv } from '../../env.js';
 import { ValidationError, notFound } from '../../errors.js';
-import { parse, parseJsonBody, parseQuery, readJson } from '../../validation.js';
+import { clipInput, parse, parseJsonBody, parseQuery, readJson } from '../../validation.js';
 import {
   createEndpointBody,
   idParam,
@@ -101,9 +101,11 @@ function encodeCursor(e: EventRow): string {
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'cursor is not one this API returned', type: 'value_error', input: cursor }]);
+  // Exactly what encodeCursor writes: an ISO instant of a plausible year and a UUID (any other is a 422, never a query).
+  const createdAt = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(at ?? '') ? new Date(at!) : new Date(NaN);
+  const year = createdAt.getUTCFullYear();
+  if (!id || Number.isNaN(createdAt.getTime()) || year < 1900 || year > 2200 || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) {
+    throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'cursor is not one this API returned', type: 'value_error', input: clipInput(cursor) }]);
   }
   return { createdAt, id };
 }
