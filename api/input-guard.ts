@@ -29,8 +29,14 @@ export function checkJsonDepth(text: string, max = MAX_JSON_DEPTH): string | nul
   return null;
 }
 
-// Tab, newline and carriage return are allowed in a body's strings (free text); per-field schemas refuse them in names.
-const BODY_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/* eslint-disable no-control-regex -- finding control characters is the point of these patterns */
+/** C0 controls and DEL. */
+export const CONTROL = /[\u0000-\u001f\u007f]/;
+/** The same but tab, newline and carriage return, which free text may hold (names may not: api/validation.ts). */
+export const CONTROL_BUT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** `%00`–`%1F`, `%7F` (any case), or a raw control character. */
+const URL_CONTROL = /%(?:[01][0-9a-f]|7f)|[\u0000-\u001f\u007f]/i;
+/* eslint-enable no-control-regex */
 
 export interface BadString {
   path: (string | number)[];
@@ -48,22 +54,19 @@ export function findBadString(json: unknown, maxText: number, maxKey: number): B
     const { value, path } = stack.pop()!;
     if (typeof value === 'string') {
       if (value.length > maxText) return { path, value, msg: `must be at most ${maxText.toLocaleString('en-US')} characters` };
-      if (BODY_CONTROL.test(value)) return { path, value, msg: 'must not contain control characters' };
+      if (CONTROL_BUT_WHITESPACE.test(value)) return { path, value, msg: 'must not contain control characters' };
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i] });
     } else if (value !== null && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) {
         if (k.length > maxKey) return { path, value: k, msg: `keys must be at most ${maxKey} characters` };
-        if (BODY_CONTROL.test(k)) return { path, value: k, msg: 'keys must not contain control characters' };
+        if (CONTROL_BUT_WHITESPACE.test(k)) return { path, value: k, msg: 'keys must not contain control characters' };
         stack.push({ value: v, path: [...path, k] });
       }
     }
   }
   return null;
 }
-
-/** `%00`–`%1F`, `%7F` (any case), or a raw control character. */
-const URL_CONTROL = /%(?:[01][0-9a-f]|7f)|[\u0000-\u001f\u007f]/i;
 
 /**
  * Refuses a request whose path or query carries a control character (encoded or not) with a 422,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isRealDate } from '../domain/users.js';
 import { ValidationError, type ValidationItem } from './errors.js';
 import type { AppEnv } from './env.js';
-import { checkJsonDepth, findBadString } from './input-guard.js';
+import { CONTROL, CONTROL_BUT_WHITESPACE, checkJsonDepth, findBadString } from './input-guard.js';
 
 /**
  * The input boundary's building blocks (issue 10). Every route's schema is made of these, so that
@@ -17,9 +17,7 @@ export const INT4_MAX = 2_147_483_647;
 export const MIN_YEAR = 1900;
 export const MAX_YEAR = 2200;
 
-/** C0 controls and DEL; the multi-line variant allows tab, newline and carriage return. */
-const CONTROL = /[\u0000-\u001f\u007f]/;
-const CONTROL_BUT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** C0 controls and DEL; in multi-line text tab, newline and carriage return are allowed. */
 export const hasControlChars = (v: string, multiline = false) => (multiline ? CONTROL_BUT_WHITESPACE : CONTROL).test(v);
 
 interface TextOptions {
