@@ -147,6 +147,7 @@ export function baseRequest(route: RouteSpec, f: Fixture): { params: Record<stri
     job_id: crypto.randomUUID(), lab_test_id: f.labTestId, lab_id: String(f.labId), provider_id: f.providerId,
   };
   const p = route.path;
+  if (!route.body) return { params, body: undefined };
   const body: unknown =
     p === '/v2/user' ? { client_user_id: `fuzz-${crypto.randomUUID()}` }
       : p === '/v2/user/{user_id}' ? { fallback_time_zone: 'Europe/Berlin' }
