@@ -377,6 +377,19 @@ describe('fuzz: every route, malformed requests', () => {
     expect(await snapshot(other.teamId)).toEqual(before.other);
   });
 
+  it('builds the dashboard URL from PUBLIC_URL, never from the Host header', async () => {
+    const configured = await startTestStack({ PUBLIC_URL: 'https://labs.example.com' });
+    try {
+      for (const host of ['evil.example', 'attacker.test:8443']) {
+        const res = await http(configured, 'GET', '/v2/team/svix/url', { apiKey: team.apiKey, headers: { host } });
+        expect(res.status).toBe(200);
+        expect(res.json.url).toBe('https://labs.example.com/dashboard/webhooks');
+      }
+    } finally {
+      await configured.close();
+    }
+  });
+
   it("answers 404 to another team's ids and never shows or changes its data", { timeout: 60_000 }, async () => {
     const before = await snapshot(other.teamId);
     const o = otherIds;
