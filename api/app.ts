@@ -7,6 +7,7 @@ import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
 import type { AppEnv } from './env.js';
 import { HttpError, onError, onNotFound } from './errors.js';
+import { refuseControlCharsInUrl } from './input-guard.js';
 import { teamAuth } from './middleware/auth.js';
 import { requestLog } from './middleware/request-log.js';
 import { rateLimits, type RateLimitSettings } from './middleware/rate-limit.js';
@@ -26,6 +27,7 @@ import type { LabOrderDeadlines } from '../workflows/lab-order/definitions.js';
 import { DEFAULT_REVIEW_DEADLINE_SECONDS } from '../workflows/lab-report/definitions.js';
 import { PARSER_UPLOAD_PATH, labReportRoutes } from './routes/lab-reports/index.js';
 import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
+import { publicBaseUrl } from '../lib/url-signing.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -53,6 +55,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   app.onError(onError);
   app.notFound(onNotFound);
   app.use(requestLog(logger));
+  app.use(refuseControlCharsInUrl());
   app.use(
     // Lab report uploads have their own, larger limit (api/routes/lab-reports). GET and HEAD carry no
     // body: skipping them spares building a full Request object per read.
@@ -95,7 +98,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
 
   const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
   // Before the order routes: POST /v3/order/resend_events must not be read as an order id.
-  app.route('/', webhooksRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, secretBox }));
+  app.route('/', webhooksRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, secretBox, publicUrl: publicBaseUrl(config) }));
   app.route('/v2/user', usersRoutes({ db: db.db, temporal, deletionGraceSeconds: config.USER_DELETION_GRACE_SECONDS }));
   app.route(
     '/v3',

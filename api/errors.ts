@@ -16,7 +16,8 @@ export class HttpError extends Error {
     readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 500 | 503,
     readonly detail: unknown,
   ) {
-    super(typeof detail === 'string' ? detail : JSON.stringify(detail));
+    // Never stringify a structured detail here: it may hold echoed input (api/validation.ts clips it).
+    super(typeof detail === 'string' ? detail : `HTTP ${status}`);
     this.name = 'HttpError';
   }
 }

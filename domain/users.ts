@@ -24,7 +24,31 @@ export function isIanaTimeZone(value: string): boolean {
   }
 }
 
-const EMAIL_RE = /[^\s@]+@[^\s@]+\.[^\s@]+/;
+const isSpaceOrAt = (ch: string | undefined) => ch === undefined || ch === '@' || /\s/.test(ch);
+
+/**
+ * Whether `value` contains an e-mail address anywhere (`x@y.z`: a character before the `@`, then a run of
+ * characters without white space or `@` with a dot inside it). One pass: each run after an `@` is read once.
+ */
+export function containsEmail(value: string): boolean {
+  let at = value.indexOf('@');
+  while (at !== -1) {
+    if (!isSpaceOrAt(value[at - 1])) {
+      let end = at + 1;
+      let dotInside = false;
+      while (end < value.length && !isSpaceOrAt(value[end])) {
+        if (value[end] === '.' && end >= at + 2 && end + 1 < value.length && !isSpaceOrAt(value[end + 1])) dotInside = true;
+        end++;
+      }
+      if (dotInside) return true;
+      at = value.indexOf('@', end);
+    } else {
+      at = value.indexOf('@', at + 1);
+    }
+  }
+  return false;
+}
+
 /** `+` followed by 7–15 digits, allowing the usual separators: an international phone number. */
 const INTL_PHONE_RE = /^\+[\d\s().-]{7,24}$/;
 /** National formats with separators, e.g. (555) 123-4567, 555-123-4567, 030 1234 5678. */
@@ -36,7 +60,7 @@ const FORMATTED_PHONE_RE = /^\(?\d{2,4}\)?[\s.-]\d{3,4}[\s.-]\d{3,5}$/;
  */
 export function personalDataIn(clientUserId: string): 'email address' | 'phone number' | null {
   const v = clientUserId.trim();
-  if (EMAIL_RE.test(v)) return 'email address';
+  if (containsEmail(v)) return 'email address';
   const digits = v.replace(/\D/g, '').length;
   if (INTL_PHONE_RE.test(v) && digits >= 7 && digits <= 15) return 'phone number';
   if (FORMATTED_PHONE_RE.test(v) && digits >= 9 && digits <= 15) return 'phone number';

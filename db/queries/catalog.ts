@@ -211,6 +211,17 @@ export function encodeCursor(c: LabTestCursor): string {
   return Buffer.from(JSON.stringify([c.key, c.direction, c.value, c.id])).toString('base64url');
 }
 
+/** A timestamp as Postgres prints it whose fields are in range (JS would roll 2024-02-30 over; compare back). */
+function plausibleTimestamp(value: string): boolean {
+  const [date = '', time = ''] = value.split(' ');
+  const year = Number(date.slice(0, 4));
+  const d = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== date || year < 1900 || year > 2200) return false;
+  const [h, m, sec] = time.slice(0, 8).split(':').map(Number);
+  const offset = Number(time.slice(time.search(/[+-]/) + 1, time.search(/[+-]/) + 3));
+  return h! <= 23 && m! <= 59 && sec! <= 59 && offset <= 15;
+}
+
 /** The cursor in `text`, or null when it is not one this service made. */
 export function decodeCursor(text: string): LabTestCursor | null {
   try {
@@ -222,6 +233,8 @@ export function decodeCursor(text: string): LabTestCursor | null {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id!)) return null;
     // The value goes back to Postgres as a parameter cast to the column's type: check it parses.
     if (!(key === 'price' ? /^-?\d+(\.\d+)?$/ : /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?[+-]\d\d(:\d\d)?$/).test(value!)) return null;
+    // …and fits it: a real instant of 1900..2200 (Postgres refuses hour 25 or year 0), a price of at most 24 characters.
+    if (key === 'price' ? value!.length > 24 : !plausibleTimestamp(value!)) return null;
     return { key, direction, value: value!, id: id! };
   } catch {
     return null;

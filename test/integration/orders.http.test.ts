@@ -103,10 +103,12 @@ describe('POST /v3/order', () => {
 
   it('keeps a scheduled order (activate_by in the future) ordered, and lists it as scheduled', async () => {
     const { apiKey, userId, labTestId } = await setup();
-    const res = await http(stack, 'POST', '/v3/order', { apiKey, body: { user_id: userId, order_set: { lab_test_ids: [labTestId] }, activate_by: '2099-01-01', ...patient } });
+    // activate_by must be within a year (issue 10): half a year ahead.
+    const activateBy = new Date(Date.now() + 180 * 86_400_000).toISOString().slice(0, 10);
+    const res = await http(stack, 'POST', '/v3/order', { apiKey, body: { user_id: userId, order_set: { lab_test_ids: [labTestId] }, activate_by: activateBy, ...patient } });
     expect(res.status).toBe(200);
     const order = res.json.order as { id: string; events: { status: string }[]; activate_by: string };
-    expect(order.activate_by).toBe('2099-01-01');
+    expect(order.activate_by).toBe(activateBy);
     await new Promise((r) => setTimeout(r, 500));
     const again = await http(stack, 'GET', `/v3/order/${order.id}`, { apiKey });
     expect((again.json.events as { status: string }[]).map((e) => e.status)).toEqual(['received.testkit.ordered']);

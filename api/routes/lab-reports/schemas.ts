@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ParsingJobMime } from '../../../workflows/lab-report/definitions.js';
+import { finite, int4, name, text as boundedText, uuid } from '../../validation.js';
 
 /** Largest accepted upload: one file, or all the images of a multi-image report together (BEHAVIOUR §9). */
 export const MAX_UPLOAD_BYTES = 30 * 1024 * 1024;
@@ -10,12 +11,8 @@ export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
 /** Jobs (not failed) a team may have in the sandbox environment. */
 export const SANDBOX_PARSING_JOB_LIMIT = 300;
 
-const uuid = (name: string) => z.guid(`${name} must be a UUID`);
-
 /** Form booleans as FastAPI reads them (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`, any case). */
-const formBool = z
-  .string()
-  .trim()
+const formBool = name(10)
   .toLowerCase()
   .refine((v) => ['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', 't', 'f', 'y', 'n'].includes(v), 'Input should be a valid boolean')
   .transform((v) => ['true', '1', 'yes', 'on', 't', 'y'].includes(v));
@@ -39,8 +36,8 @@ export function sniffMime(bytes: Uint8Array): ParsingJobMime | null {
   return null;
 }
 
-const text = (max: number) => z.string().max(max);
-const num = z.number().finite();
+const text = (max: number) => boundedText(max, { trim: false });
+const num = finite();
 
 export const loincMatch = z.object({
   loinc_code: text(20).min(1),
@@ -65,7 +62,7 @@ export const reviewedResult = z.object({
   is_above_max_range: z.boolean().optional(),
   is_below_min_range: z.boolean().optional(),
   loinc_matches: z.array(loincMatch).max(5).optional(),
-  page: z.number().int().min(1).optional(),
+  page: int4(1).optional(),
 });
 
 /** POST /lab_report/v1/parser/job/{job_id}/review: approve the parsed results, or approve corrected ones. */

@@ -1,7 +1,8 @@
 import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { MAX_PDF_PAGES, checkImage } from '../../../lib/report-files.js';
 import type { ParsingJobMime } from '../../../workflows/lab-report/definitions.js';
-import { HttpError, badRequest } from '../../errors.js';
+import { HttpError, ValidationError, badRequest } from '../../errors.js';
+import { MAX_NAME, clipInput, hasControlChars } from '../../validation.js';
 import { MAX_IMAGE_FILES, MAX_UPLOAD_BYTES, sniffMime } from './schemas.js';
 
 export interface CheckedFile {
@@ -38,6 +39,13 @@ const label = (k: number, count: number, file: File) => (count === 1 ? 'The file
 export async function checkFiles(files: File[]): Promise<CheckedFile[]> {
   if (files.length > MAX_IMAGE_FILES) {
     throw badRequest(`Too many files (${files.length}): a report can be uploaded as at most ${MAX_IMAGE_FILES} images.`);
+  }
+  for (const [k, file] of files.entries()) {
+    // The name is kept with the job: one line of at most 255 characters, like any name.
+    if (file.name.length > MAX_NAME || hasControlChars(file.name)) {
+      const msg = file.name.length > MAX_NAME ? `file names must be at most ${MAX_NAME} characters` : 'file names must not contain control characters';
+      throw new ValidationError([{ loc: ['body', 'file', k], msg, type: 'value_error', input: clipInput(file.name) }]);
+    }
   }
   const total = files.reduce((s, f) => s + f.size, 0);
   if (total > MAX_UPLOAD_BYTES) throw tooLarge();

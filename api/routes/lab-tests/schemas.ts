@@ -1,38 +1,37 @@
 import { z } from 'zod';
 import { LAB_TEST_SAMPLE_TYPES, LAB_TEST_STATUSES } from '../../../db/queries/catalog.js';
 import { COLLECTION_METHODS } from '../../../domain/orders/status.js';
+import { int4, name as nameOf, pathString, queryInt4, text, uuid } from '../../validation.js';
 
-const uuid = (name: string) => z.guid(`${name} must be a UUID`);
 /** A query key that may repeat (`?lab_id=1&lab_id=2`): always an array after parsing. */
 const many = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(item).max(100).optional());
 const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
-const queryInt = () => z.coerce.number().int();
 
 /** Query keys the SDK repeats for arrays (CONTRACT §3). */
 export const REPEATABLE_QUERY_KEYS = new Set(['lab_id', 'marker_ids', 'provider_ids']);
 
 const pageQuery = {
-  page: queryInt().min(1).default(1),
-  size: queryInt().min(1).max(100).default(50),
+  page: queryInt4(1).default(1),
+  size: queryInt4(1).pipe(z.number().max(100)).default(50),
 };
 
 export const labTestIdParam = z.object({ lab_test_id: uuid('lab_test_id') });
 
 export const labAndProviderParam = z.object({
-  lab_id: queryInt().min(1),
-  provider_id: z.string().min(1).max(100),
+  lab_id: queryInt4(1),
+  provider_id: pathString(100),
 });
 
 export const labAccountQuery = z.object({ lab_account_id: uuid('lab_account_id').optional() });
 
 const labTestFilters = {
   generation_method: z.enum(['auto', 'manual', 'all']).default('all'),
-  lab_slug: z.string().min(1).max(100).optional(),
+  lab_slug: nameOf(100).optional(),
   collection_method: z.enum(COLLECTION_METHODS).optional(),
   status: z.enum(LAB_TEST_STATUSES).optional(),
-  marker_ids: many(queryInt()),
-  provider_ids: many(z.string().min(1).max(100)),
-  name: z.string().max(200).optional(),
+  marker_ids: many(queryInt4()),
+  provider_ids: many(nameOf(100)),
+  name: text(200).optional(),
   order_key: z.enum(['price', 'created_at', 'updated_at']).default('created_at'),
   order_direction: z.enum(['asc', 'desc']).default('asc'),
 };
@@ -43,14 +42,14 @@ export const listLabTestsQuery = z.object(labTestFilters);
 /** GET /v3/lab_test: the same filters, a page of `lab_test_limit` after `next_cursor`. */
 export const paginatedLabTestsQuery = z.object({
   ...labTestFilters,
-  lab_test_limit: queryInt().min(1).max(100).default(50),
-  next_cursor: z.string().min(1).max(1000).optional(),
+  lab_test_limit: queryInt4(1).pipe(z.number().max(100)).default(50),
+  next_cursor: nameOf(1000).optional(),
 });
 
 export const listMarkersQuery = z.object({
-  lab_id: many(queryInt().min(1)),
-  lab_slug: z.string().min(1).max(100).optional(),
-  name: z.string().max(200).optional(),
+  lab_id: many(queryInt4(1)),
+  lab_slug: nameOf(100).optional(),
+  name: text(200).optional(),
   a_la_carte_enabled: queryBool.optional(),
   lab_account_id: uuid('lab_account_id').optional(),
   ...pageQuery,
@@ -60,8 +59,8 @@ export const labTestMarkersQuery = z.object({ lab_account_id: uuid('lab_account_
 
 export const pageOnlyQuery = z.object(pageQuery);
 
-const markerIds = z.array(z.number().int()).max(200);
-const providerIds = z.array(z.string().trim().min(1).max(100)).max(200);
+const markerIds = z.array(int4(1)).max(200);
+const providerIds = z.array(nameOf(100)).max(200);
 
 /** OrderSetRequest (CONTRACT §3). */
 export const orderSetBody = z
@@ -84,12 +83,12 @@ export const createLabTestBody = z
   .object({
     marker_ids: markerIds.nullish(),
     provider_ids: providerIds.nullish(),
-    name: z.string().trim().min(1, 'name must not be empty').max(200),
+    name: nameOf(200),
     method: z.enum(COLLECTION_METHODS),
-    description: z.string().trim().max(2000),
+    description: text(2000, { multiline: true }),
     fasting: z.boolean().nullish(),
     sample_type: z.enum(LAB_TEST_SAMPLE_TYPES).nullish(),
-    lab_id: z.number().int().min(1).nullish(),
+    lab_id: int4(1).nullish(),
   })
   .superRefine((b, ctx) => {
     if (!b.marker_ids?.length && !b.provider_ids?.length) {
@@ -100,9 +99,9 @@ export const createLabTestBody = z
 /** UpdateLabTestRequest (`name`, `active`), plus `description` and `status` (active or inactive). */
 export const updateLabTestBody = z
   .object({
-    name: z.string().trim().min(1, 'name must not be empty').max(200).nullish(),
+    name: nameOf(200).nullish(),
     active: z.boolean().nullish(),
-    description: z.string().trim().max(2000).nullish(),
+    description: text(2000, { multiline: true }).nullish(),
     status: z.enum(['active', 'inactive']).nullish(),
   })
   .superRefine((b, ctx) => {

@@ -16,7 +16,7 @@ import {
 } from '../../../workflows/lab-order/definitions.js';
 import type { AppEnv } from '../../env.js';
 import { HttpError, ValidationError, badRequest, notFound } from '../../errors.js';
-import { parse, parseJsonBody, parseQuery } from '../../validation.js';
+import { parse, parseJsonBody, parseQuery, readJson } from '../../validation.js';
 import { checkedAoeAnswers } from '../lab-tests/aoe.js';
 import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
 import type { OrdersDeps } from './deps.js';
@@ -223,7 +223,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     const { order_id } = parse(orderIdParam, c.req.param(), 'path');
     const q = parseQuery(c, simulateQuery);
     const raw = await c.req.text();
-    const flags = parse(simulationFlags, raw.trim() ? safeJson(raw) : null, 'body');
+    const flags = parse(simulationFlags, raw.trim() ? readJson(raw) : null, 'body');
     const teamId = c.get('teamId');
     if (deps.environment !== 'sandbox') throw new HttpError(403, 'Order simulation is only available in the sandbox environment');
     const order = await requireOrder(teamId, order_id);
@@ -257,14 +257,6 @@ export function ordersRoutes(deps: OrdersDeps) {
   app.route('/', orderDocumentsRoutes(deps)); // requisition PDF and results: documents.ts
 
   return app;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new ValidationError([{ loc: ['body'], msg: `JSON decode error: ${(err as Error).message}`, type: 'json_invalid' }]);
-  }
 }
 
 /** Repeatable query keys (`?status=a&status=b`) stay arrays; other keys take their last value. */

@@ -2,27 +2,21 @@ import { z } from 'zod';
 import { countryName, normalisePhone } from '../../../domain/orders/address.js';
 import { aoeAnswersInput } from '../../../domain/orders/aoe.js';
 import { COLLECTION_METHODS, LOW_LEVEL_STATUSES } from '../../../domain/orders/status.js';
-import { isRealDate } from '../../../domain/users.js';
+import { MAX_NAME, birthDate, dateTime as boundedDateTime, dateTimeString, dateWithin, finite, int4, name, queryInt4, text as boundedText, uuid as boundedUuid } from '../../validation.js';
 
-const text = (max = 200) => z.string().trim().min(1).max(max);
-const optionalText = (max = 200) => z.string().trim().max(max).nullish().transform((v) => v || undefined);
+const text = (max = 200) => name(max);
+const optionalText = (max = 200, multiline = false) => boundedText(max, { multiline }).nullish().transform((v) => v || undefined);
 
-const country = z
-  .string()
-  .trim()
+const country = name(8)
   .transform((v) => v.toUpperCase())
   .refine((v) => countryName(v) !== null, 'country must be an ISO 3166-1 alpha-2 code, e.g. US');
-const phone = z
-  .string()
+const phone = name(40)
   .transform((v, ctx) => {
     const n = normalisePhone(v);
     if (!n) ctx.addIssue({ code: 'custom', message: 'phone_number must be in international format, e.g. +14155552671' });
     return n ?? v;
   });
-const pastDate = z
-  .string()
-  .refine(isRealDate, 'must be a real date written YYYY-mm-dd')
-  .refine((d) => d <= new Date().toISOString().slice(0, 10), 'must not be in the future');
+const pastDate = birthDate('must be a real date written YYYY-mm-dd');
 
 export const shippingAddress = z.object({
   receiver_name: text(),
@@ -30,7 +24,7 @@ export const shippingAddress = z.object({
   second_line: optionalText(),
   city: text(),
   state: text(50),
-  zip: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/, 'zip must be a postal code'),
+  zip: name(20).regex(/^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/, 'zip must be a postal code'),
   country,
   phone_number: phone,
 });
@@ -38,7 +32,7 @@ export const shippingAddress = z.object({
 export const patientAddress = shippingAddress.extend({
   receiver_name: optionalText(),
   phone_number: phone.nullish().transform((v) => v ?? undefined),
-  access_notes: optionalText(1000),
+  access_notes: optionalText(1000, true),
 });
 
 export const patientDetails = z.object({
@@ -47,21 +41,21 @@ export const patientDetails = z.object({
   dob: pastDate,
   gender: z.enum(['female', 'male', 'other', 'unknown']),
   phone_number: phone,
-  email: z.email('email must be an e-mail address'),
-  race: z.string().nullish(),
-  ethnicity: z.string().nullish(),
-  sexual_orientation: z.string().nullish(),
-  gender_identity: z.string().nullish(),
-  household_income: z.number().nullish(),
-  household_size: z.number().int().nullish(),
+  email: name().pipe(z.email('email must be an e-mail address')),
+  race: boundedText(MAX_NAME).nullish(),
+  ethnicity: boundedText(MAX_NAME).nullish(),
+  sexual_orientation: boundedText(MAX_NAME).nullish(),
+  gender_identity: boundedText(MAX_NAME).nullish(),
+  household_income: finite().nullish(),
+  household_size: int4(0).nullish(),
 });
 
 export const physician = z.object({
   first_name: text(100),
   last_name: text(100),
-  npi: z.string().regex(/^\d{10}$/, 'npi must be the 10-digit National Provider Identifier'),
-  email: z.email().nullish(),
-  licensed_states: z.array(z.string().length(2)).nullish(),
+  npi: name(10).regex(/^\d{10}$/, 'npi must be the 10-digit National Provider Identifier'),
+  email: name().pipe(z.email()).nullish(),
+  licensed_states: z.array(name(2).length(2)).max(60).nullish(),
 });
 
 export const consent = z.object({
@@ -69,17 +63,17 @@ export const consent = z.object({
     'terms-of-use', 'telehealth-informed-consent', 'mobile-terms-and-conditions', 'notice-of-privacy-practices',
     'privacy-policy', 'hipaa-authorization',
   ]),
-  version: z.string().nullish(),
-  timeOfConsent: z.iso.datetime({ offset: true }).nullish(),
+  version: name().nullish(),
+  timeOfConsent: dateTimeString().nullish(),
 });
 
-const uuid = (name: string) => z.guid(`${name} must be a UUID`);
+const uuid = boundedUuid;
 
 export const createTestkitOrderBody = z.object({
   user_id: uuid('user_id'),
   lab_test_id: uuid('lab_test_id'),
   shipping_details: shippingAddress,
-  passthrough: optionalText(1000),
+  passthrough: optionalText(1000, true),
   lab_account_id: uuid('lab_account_id').nullish(),
 });
 
@@ -89,8 +83,8 @@ export const createOrderBody = z
     lab_test_id: uuid('lab_test_id').nullish(),
     order_set: z
       .object({
-        lab_test_ids: z.array(uuid('lab_test_ids[]')).min(1).nullish(),
-        add_on: z.object({ marker_ids: z.array(z.number().int()).nullish(), provider_ids: z.array(z.string()).nullish() }).nullish(),
+        lab_test_ids: z.array(uuid('lab_test_ids[]')).min(1).max(50).nullish(),
+        add_on: z.object({ marker_ids: z.array(int4(1)).max(200).nullish(), provider_ids: z.array(name(100)).max(200).nullish() }).nullish(),
         lab_account_id: uuid('lab_account_id').nullish(),
       })
       .nullish(),
@@ -99,12 +93,12 @@ export const createOrderBody = z
     health_insurance: z.record(z.string(), z.unknown()).nullish(),
     priority: z.boolean().nullish(),
     billing_type: z.enum(['client_bill', 'commercial_insurance', 'patient_bill_passthrough', 'patient_bill']).nullish(),
-    icd_codes: z.array(z.string().regex(/^[A-TV-Z][0-9][0-9A-Z](\.?[0-9A-Z]{1,4})?$/, 'not an ICD-10 code')).nullish(),
-    consents: z.array(consent).nullish(),
-    activate_by: z.string().refine(isRealDate, 'activate_by must be a real date written YYYY-mm-dd').nullish(),
-    passthrough: optionalText(1000),
+    icd_codes: z.array(name(10).regex(/^[A-TV-Z][0-9][0-9A-Z](\.?[0-9A-Z]{1,4})?$/, 'not an ICD-10 code')).nullish(),
+    consents: z.array(consent).max(20).nullish(),
+    activate_by: dateWithin(366, 'activate_by must be a real date written YYYY-mm-dd').nullish(),
+    passthrough: optionalText(1000, true),
     lab_account_id: uuid('lab_account_id').nullish(),
-    clinical_notes: z.string().max(1000, 'clinical_notes must be at most 1,000 characters').nullish(),
+    clinical_notes: boundedText(1000, { multiline: true }).nullish(),
     aoe_answers: aoeAnswersInput.nullish(),
     patient_details: patientDetails,
     patient_address: patientAddress,
@@ -124,21 +118,21 @@ export const createOrderBody = z
 
 export const registerTestkitBody = z.object({
   user_id: uuid('user_id').nullish(),
-  sample_id: z.string().trim().min(4).max(64),
+  sample_id: name(64).min(4),
   patient_details: patientDetails,
   patient_address: patientAddress,
   physician: physician.nullish(),
   health_insurance: z.record(z.string(), z.unknown()).nullish(),
-  consents: z.array(consent).nullish(),
+  consents: z.array(consent).max(20).nullish(),
 });
 
 export const orderIdParam = z.object({ order_id: uuid('order_id') });
 
-const dottedStatus = z.string().regex(/^[a-z_]+\.[a-z_]+\.[a-z_]+$/, 'final_status must be a dotted order status, e.g. completed.testkit.completed');
+const dottedStatus = name(100).regex(/^[a-z_]+\.[a-z_]+\.[a-z_]+$/, 'final_status must be a dotted order status, e.g. completed.testkit.completed');
 
 export const simulateQuery = z.object({
   final_status: dottedStatus.optional(),
-  delay: z.coerce.number().int().min(0).max(3600).default(0),
+  delay: queryInt4(0).pipe(z.number().max(3600)).default(0),
 });
 
 export const simulationFlags = z
@@ -149,11 +143,11 @@ export const simulationFlags = z
   })
   .nullish();
 
-const many = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(item).optional());
-const isoDateTime = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
+const many = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(item).max(100).optional());
+const isoDateTime = boundedDateTime();
 
 export const listOrdersQuery = z.object({
-  search_input: z.string().max(200).optional(),
+  search_input: boundedText(200).optional(),
   start_date: isoDateTime.optional(),
   end_date: isoDateTime.optional(),
   updated_start_date: isoDateTime.optional(),
@@ -166,9 +160,9 @@ export const listOrdersQuery = z.object({
   interpretation: z.enum(['normal', 'abnormal', 'critical', 'unknown']).optional(),
   order_activation_types: many(z.enum(['current', 'scheduled'])),
   user_id: uuid('user_id').optional(),
-  patient_name: z.string().max(200).optional(),
-  shipping_recipient_name: z.string().max(200).optional(),
+  patient_name: boundedText(200).optional(),
+  shipping_recipient_name: boundedText(200).optional(),
   order_ids: many(uuid('order_ids')),
-  page: z.coerce.number().int().min(1).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(50),
+  page: queryInt4(1).default(1),
+  size: queryInt4(1).pipe(z.number().max(100)).default(50),
 });

@@ -4,7 +4,7 @@ import type { Db } from '../../../db/client.js';
 import type { ServiceEnvironment, ServiceRegion } from '../../../domain/environment.js';
 import { partnerAuth, type PartnerEnv } from '../../middleware/partner-auth.js';
 import { ValidationError } from '../../errors.js';
-import { parse } from '../../validation.js';
+import { parse, readJson } from '../../validation.js';
 import { forbidden, mayReport, submitReport, type Endpoint, type OrderAddress, type Report } from './report.js';
 import { failureBody, orderIdParam, resultsBody, sampleIdParam, sampleReceivedBody, shipmentBody } from './schemas.js';
 
@@ -50,7 +50,7 @@ export function partnerRoutes(deps: PartnerDeps) {
 async function readReport(c: Ctx, endpoint: Endpoint): Promise<Report> {
   const raw = await c.req.text();
   // Only sample_received may come without a body; elsewhere an empty body is a missing one (422).
-  const json = raw.trim() === '' ? (endpoint === 'sample_received' ? null : undefined) : jsonOf(raw);
+  const json = raw.trim() === '' ? (endpoint === 'sample_received' ? null : undefined) : readJson(raw);
   if (json === undefined) throw new ValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
   switch (endpoint) {
     case 'shipment': {
@@ -89,13 +89,5 @@ async function readReport(c: Ctx, endpoint: Endpoint): Promise<Report> {
         ? { signal: 'sample_error', statusDetail: b.status_detail }
         : { signal: 'shipment', update: { event: b.kind, statusDetail: b.status_detail } };
     }
-  }
-}
-
-function jsonOf(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new ValidationError([{ loc: ['body'], msg: `JSON decode error: ${(err as Error).message}`, type: 'json_invalid' }]);
   }
 }

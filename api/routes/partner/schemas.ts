@@ -1,32 +1,33 @@
 import { z } from 'zod';
 import { SHIPMENT_EVENTS } from '../../../domain/orders/testkit-lifecycle.js';
+import { finite, name, text, uuid } from '../../validation.js';
 
 /** Request and response shapes of the partner API (/partner/v1, docs/partner-api.md). */
 
-const optionalText = (max: number) => z.string().trim().max(max).nullish().transform((v) => v || null);
-const requiredText = (max: number) => z.string().trim().min(1).max(max);
+/** Notes may span lines; every other text is one line. */
+const optionalText = (max: number, multiline = false) => text(max, { multiline }).nullish().transform((v) => v || null);
+const requiredText = (max: number) => name(max);
 
-export const orderIdParam = z.object({ order_id: z.guid('order_id must be a UUID') });
+export const orderIdParam = z.object({ order_id: uuid('order_id') });
 export const sampleIdParam = z.object({
-  sample_id: z.string().regex(/^[A-Za-z0-9-]{4,64}$/, 'sample_id must be 4–64 letters, digits or dashes'),
+  sample_id: name(64).regex(/^[A-Za-z0-9-]{4,64}$/, 'sample_id must be 4–64 letters, digits or dashes'),
 });
 
 export const shipmentBody = z.object({
   event: z.enum(SHIPMENT_EVENTS),
   courier: optionalText(100),
   tracking_number: optionalText(100),
-  tracking_url: z
-    .url({ protocol: /^https?$/, message: 'tracking_url must be an http(s) URL' })
-    .max(2000)
+  tracking_url: name(2000)
+    .pipe(z.url({ protocol: /^https?$/, message: 'tracking_url must be an http(s) URL' }))
     .nullish()
     .transform((v) => v ?? null),
-  notes: optionalText(2000),
+  notes: optionalText(2000, true),
   status_detail: optionalText(200),
 });
 
 /** POST …/sample_received: the body is optional. */
 export const sampleReceivedBody = z
-  .object({ notes: optionalText(2000), status_detail: optionalText(200) })
+  .object({ notes: optionalText(2000, true), status_detail: optionalText(200) })
   .nullish()
   .transform((v) => v ?? { notes: null, status_detail: null });
 
@@ -37,14 +38,14 @@ export const FAILURE_TYPES = [
   'missing_demo_aoe_calc_failure', 'insufficient_volume',
 ] as const;
 
-const optionalNumber = z.number().finite().nullish().transform((v) => v ?? null);
+const optionalNumber = finite().nullish().transform((v) => v ?? null);
 
 /** One biomarker as the lab reports it (CONTRACT BiomarkerResult: the value is the string `result`). */
 const biomarkerResult = z
   .object({
     name: requiredText(200),
-    slug: z.string().trim().regex(/^[a-z0-9][a-z0-9-]*$/, 'slug must be lower-case letters, digits and dashes').max(100).optional(),
-    result: z.string().trim().min(1).max(1000),
+    slug: name(100).regex(/^[a-z0-9][a-z0-9-]*$/, 'slug must be lower-case letters, digits and dashes').optional(),
+    result: text(1000, { min: 1, multiline: true }),
     type: z.enum(RESULT_TYPES),
     unit: optionalText(50),
     reference_range: optionalText(200),
@@ -53,7 +54,7 @@ const biomarkerResult = z
     is_above_max_range: z.boolean().nullish().transform((v) => v ?? null),
     is_below_min_range: z.boolean().nullish().transform((v) => v ?? null),
     interpretation: optionalText(100),
-    loinc: z.string().trim().regex(/^\d{1,7}-\d$/, 'loinc must be a LOINC code, e.g. 4548-4').nullish().transform((v) => v ?? null),
+    loinc: name(20).regex(/^\d{1,7}-\d$/, 'loinc must be a LOINC code, e.g. 4548-4').nullish().transform((v) => v ?? null),
     loinc_slug: optionalText(200),
   })
   .refine((r) => r.min_range_value === null || r.max_range_value === null || r.min_range_value <= r.max_range_value, {
@@ -65,7 +66,7 @@ const missingResult = z.object({
   name: requiredText(200),
   slug: requiredText(100),
   inferred_failure_type: z.enum(FAILURE_TYPES),
-  note: optionalText(1000),
+  note: optionalText(1000, true),
 });
 
 export const resultsBody = z

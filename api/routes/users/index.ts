@@ -26,6 +26,7 @@ import { parse, parseJsonBody, parseQuery } from '../../validation.js';
 import {
   listUsersQuery,
   undoDeleteQuery,
+  clientUserIdParam,
   userCreateBody,
   userIdParam,
   userPatchBody,
@@ -102,7 +103,7 @@ export function usersRoutes({ db, temporal, deletionGraceSeconds }: UsersDeps) {
   });
 
   app.get('/resolve/:client_user_id', async (c) => {
-    const user = requireLive(await findUserByClientUserId(db, c.get('teamId'), c.req.param('client_user_id')));
+    const user = requireLive(await findUserByClientUserId(db, c.get('teamId'), parse(clientUserIdParam, c.req.param(), 'path').client_user_id));
     return c.json(await withConnections(user));
   });
 

@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { isIanaTimeZone, isRealDate, personalDataIn } from '../../../domain/users.js';
+import { isIanaTimeZone, personalDataIn } from '../../../domain/users.js';
+import { birthDate, date, name, pathString, queryInt4, uuid } from '../../validation.js';
 
 // ---- inputs ----------------------------------------------------------------------------------
 
-export const clientUserIdSchema = z
-  .string()
-  .trim()
-  .min(1, 'client_user_id must not be empty')
-  .max(255)
+// name(): the length is checked first and aborts, so the personal-data check never reads a too-long id.
+export const clientUserIdSchema = name()
   .superRefine((value, ctx) => {
     const found = personalDataIn(value);
     if (found) {
@@ -15,10 +13,12 @@ export const clientUserIdSchema = z
     }
   });
 
-const timeZoneSchema = z
-  .string()
-  .refine(isIanaTimeZone, 'must be a valid IANA tz database identifier, such as Europe/Berlin or America/New_York');
-const dateSchema = z.string().refine(isRealDate, 'must be a real calendar date written YYYY-mm-dd');
+const timeZoneSchema = name(64).refine(
+  isIanaTimeZone,
+  'must be a valid IANA tz database identifier, such as Europe/Berlin or America/New_York',
+);
+const dateSchema = date();
+const birthDateSchema = birthDate();
 
 /** `null` is treated like an absent key: the SDK sends keys set to `undefined` as `null`. */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -34,7 +34,7 @@ export const userCreateBody = z
   .object({
     client_user_id: clientUserIdSchema,
     fallback_time_zone: optional(timeZoneSchema),
-    fallback_birth_date: optional(dateSchema),
+    fallback_birth_date: optional(birthDateSchema),
     ingestion_start: optional(dateSchema),
     ingestion_end: optional(dateSchema),
   })
@@ -44,23 +44,25 @@ export const userPatchBody = z
   .object({
     client_user_id: optional(clientUserIdSchema),
     fallback_time_zone: optional(timeZoneSchema),
-    fallback_birth_date: optional(dateSchema),
+    fallback_birth_date: optional(birthDateSchema),
     ingestion_start: optional(dateSchema),
     ingestion_end: optional(dateSchema),
   })
   .superRefine(boundsInOrder);
 
-export const userIdParam = z.object({ user_id: z.guid('user_id must be a UUID') });
+export const userIdParam = z.object({ user_id: uuid('user_id') });
+
+export const clientUserIdParam = z.object({ client_user_id: pathString() });
 
 export const listUsersQuery = z.object({
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: queryInt4(0).default(0),
+  limit: queryInt4(1).pipe(z.number().max(500)).default(100),
 });
 
 export const undoDeleteQuery = z
   .object({
-    user_id: z.guid('user_id must be a UUID').optional(),
-    client_user_id: z.string().min(1).optional(),
+    user_id: uuid('user_id').optional(),
+    client_user_id: pathString().optional(),
   })
   .refine((q) => q.user_id !== undefined || q.client_user_id !== undefined, {
     message: 'give user_id or client_user_id',

@@ -23,7 +23,7 @@ import { refusedEndpointUrl } from '../../../lib/ssrf.js';
 import { wakeEndpoints } from '../../../lib/webhook-wake.js';
 import type { AppEnv } from '../../env.js';
 import { HttpError, ValidationError, notFound } from '../../errors.js';
-import { parse, parseJsonBody, parseQuery } from '../../validation.js';
+import { clipInput, parse, parseJsonBody, parseQuery, readJson } from '../../validation.js';
 import {
   createEndpointBody,
   idParam,
@@ -39,6 +39,8 @@ export interface WebhooksDeps {
   temporal: Client;
   environment: 'sandbox' | 'production';
   secretBox: () => Promise<SecretBox>;
+  /** Base of the links handed out (PUBLIC_URL, else this server's port): never taken from the Host header. */
+  publicUrl: string;
 }
 
 /** How long a rotated-out secret still signs deliveries. */
@@ -100,9 +102,11 @@ function encodeCursor(e: EventRow): string {
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'cursor is not one this API returned', type: 'value_error', input: cursor }]);
+  // Exactly what encodeCursor writes: an ISO instant of a plausible year and a UUID (any other is a 422, never a query).
+  const createdAt = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(at ?? '') ? new Date(at!) : new Date(NaN);
+  const year = createdAt.getUTCFullYear();
+  if (!id || Number.isNaN(createdAt.getTime()) || year < 1900 || year > 2200 || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) {
+    throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'cursor is not one this API returned', type: 'value_error', input: clipInput(cursor) }]);
   }
   return { createdAt, id };
 }
@@ -257,7 +261,7 @@ export function webhooksRoutes(deps: WebhooksDeps) {
     const { id } = parse(idParam, c.req.param(), 'path');
     const teamId = c.get('teamId');
     const text = await c.req.text();
-    const body = text.trim() ? parse(resendEventBody, safeJson(text), 'body') : {};
+    const body = text.trim() ? parse(resendEventBody, readJson(text), 'body') : {};
     const event = await findEvent(db, teamId, id);
     if (!event) throw notFound('Event not found');
     if (body.endpoint_id) await requireEndpoint(teamId, body.endpoint_id);
@@ -287,17 +291,7 @@ export function webhooksRoutes(deps: WebhooksDeps) {
   });
 
   // Where the team manages its endpoints (the dashboard's webhooks page).
-  app.get('/v2/team/svix/url', (c) => c.json({ url: `${new URL(c.req.url).origin}/dashboard/webhooks` }));
+  app.get('/v2/team/svix/url', (c) => c.json({ url: `${deps.publicUrl}/dashboard/webhooks` }));
 
   return app;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new ValidationError([
-      { loc: ['body'], msg: `JSON decode error: ${err instanceof Error ? err.message : 'invalid JSON'}`, type: 'json_invalid' },
-    ]);
-  }
 }

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { isValidFilter } from '../../../domain/webhooks/event-types.js';
+import { dateTime, name, queryInt4, text, uuid } from '../../validation.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 /** Endpoint URLs: https always; plain http only to this machine, and only in sandbox. */
 export function endpointUrl(environment: 'sandbox' | 'production') {
-  return z
-    .string()
-    .trim()
-    .max(2000)
-    .refine((v) => URL.canParse(v), 'url must be an absolute URL')
+  return name(2000)
+    .refine((v) => URL.canParse(v), { abort: true, message: 'url must be an absolute URL' })
     .superRefine((v, ctx) => {
       if (!URL.canParse(v)) return;
       const u = new URL(v);
@@ -25,7 +23,7 @@ export function endpointUrl(environment: 'sandbox' | 'production') {
 }
 
 const eventTypes = z
-  .array(z.string().trim().refine(isValidFilter, 'unknown event type or prefix (prefixes end with a dot, e.g. "labtest.")'))
+  .array(name(100).refine(isValidFilter, 'unknown event type or prefix (prefixes end with a dot, e.g. "labtest.")'))
   .max(50)
   .transform((v) => [...new Set(v)]);
 
@@ -33,7 +31,7 @@ export const createEndpointBody = (environment: 'sandbox' | 'production') =>
   z.strictObject({
     url: endpointUrl(environment),
     event_types: eventTypes.optional().default([]),
-    description: z.string().trim().max(500).optional().default(''),
+    description: text(500, { multiline: true }).optional().default(''),
   });
 
 export const patchEndpointBody = (environment: 'sandbox' | 'production') =>
@@ -41,28 +39,28 @@ export const patchEndpointBody = (environment: 'sandbox' | 'production') =>
     .strictObject({
       url: endpointUrl(environment).optional(),
       event_types: eventTypes.optional(),
-      description: z.string().trim().max(500).optional(),
+      description: text(500, { multiline: true }).optional(),
       enabled: z.boolean().optional(),
     })
     .refine((b) => Object.keys(b).length > 0, 'give at least one of url, event_types, description, enabled');
 
-export const idParam = z.object({ id: z.uuid('must be a UUID') });
+export const idParam = z.object({ id: uuid('id') });
 
-const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone' }).transform((v) => new Date(v));
+const isoDateTime = dateTime();
 
 export const recoverBody = z.strictObject({ since: isoDateTime });
 
-export const resendEventBody = z.strictObject({ endpoint_id: z.uuid('must be a UUID').optional() });
+export const resendEventBody = z.strictObject({ endpoint_id: uuid('endpoint_id').optional() });
 
 export const listEventsQuery = z.object({
-  event_type: z.string().trim().min(1).max(100).optional(),
+  event_type: name(100).optional(),
   since: isoDateTime.optional(),
   until: isoDateTime.optional(),
-  order_id: z.uuid('must be a UUID').optional(),
-  user_id: z.uuid('must be a UUID').optional(),
+  order_id: uuid('order_id').optional(),
+  user_id: uuid('user_id').optional(),
   delivery_status: z.enum(['pending', 'delivered', 'failed']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(200).optional(),
+  limit: queryInt4(1).pipe(z.number().max(200)).default(50),
+  cursor: name(200).optional(),
 });
 
 export const MAX_RESEND_WINDOW_DAYS = 60;
@@ -70,7 +68,7 @@ export const MAX_RESEND_WINDOW_DAYS = 60;
 /** POST /v3/order/resend_events (spec): order ids and/or a window of at most 60 days ending now by default. */
 export const resendOrderEventsBody = z
   .strictObject({
-    order_ids: z.array(z.uuid('must be a UUID')).max(1000).optional(),
+    order_ids: z.array(uuid('order_ids[]')).max(1000).optional(),
     start_at: isoDateTime.nullish(),
     end_at: isoDateTime.nullish(),
   })
