@@ -66,15 +66,28 @@ export function validateIcdCodes(codes: string[]): IcdValidation {
   return { valid: errors.length === 0 && violations.length === 0, errors, violations, warnings };
 }
 
-/** Diagnosis search: codes starting with the query (dot optional) or descriptions containing all its words. */
+/**
+ * Diagnosis search: billable codes starting with the query (dot optional), or whose description has a
+ * word starting with each query word; descriptions containing the whole query come first.
+ */
 export function searchDiagnoses(query: string, limit = 20): { diagnosis_code: string; description: string; is_secondary: boolean }[] {
-  const q = query.trim().toLowerCase();
+  const q = query.trim().toLowerCase().replace(/\s+/g, ' ');
   if (q === '') return [];
   const codeQuery = q.replace('.', '').toUpperCase();
-  const words = q.split(/\s+/);
+  const words = q.split(' ');
+  const rank = (code: string, e: Icd10Entry): number | null => {
+    if (code.replace('.', '').startsWith(codeQuery)) return 0;
+    const text = e.description.toLowerCase();
+    const own = text.split(/[^a-z0-9]+/);
+    if (!words.every((w) => own.some((o) => o.startsWith(w)))) return null;
+    return text.includes(q) ? 1 : 2;
+  };
   return Object.entries(ICD10)
-    .filter(([code, e]) => e.billable && (code.replace('.', '').startsWith(codeQuery) || words.every((w) => e.description.toLowerCase().includes(w))))
-    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([code, e]) => {
+      const r = e.billable ? rank(code, e) : null;
+      return r === null ? [] : [{ code, e, r }];
+    })
+    .sort((a, b) => a.r - b.r || a.code.localeCompare(b.code))
     .slice(0, limit)
-    .map(([code, e]) => ({ diagnosis_code: code, description: e.description, is_secondary: e.secondaryOnly ?? false }));
+    .map(({ code, e }) => ({ diagnosis_code: code, description: e.description, is_secondary: e.secondaryOnly ?? false }));
 }

@@ -29,7 +29,7 @@ export function isValidNpi(npi: string): boolean {
  * and platform accounts. Each is licensed in a set of states; the first licensed in the patient's
  * state orders, and the last (licensed everywhere) covers the rest.
  */
-export const SERVICE_PHYSICIANS: readonly Required<Pick<Physician, 'first_name' | 'last_name' | 'npi' | 'licensed_states'>>[] = [
+export const SERVICE_PHYSICIANS: readonly { first_name: string; last_name: string; npi: string; licensed_states: string[] }[] = [
   { first_name: 'Amara', last_name: 'Okafor', npi: '1743829560', licensed_states: ['CA', 'OR', 'WA', 'NV', 'AZ'] },
   { first_name: 'Daniel', last_name: 'Whitfield', npi: '1284053976', licensed_states: ['NY', 'NJ', 'CT', 'MA', 'PA'] },
   { first_name: 'Lucia', last_name: 'Ferreira', npi: '1992036453', licensed_states: ['*'] },
