@@ -1,4 +1,4 @@
-import { VitalError } from '@tryvital/vital-node';
+import type { VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testkitLabTest } from '../support/catalog-fixture.js';
 import { http, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';

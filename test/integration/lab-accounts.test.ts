@@ -1,4 +1,4 @@
-import { VitalError } from '@tryvital/vital-node';
+import type { VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLabAccount, resolveLabAccount } from '../../db/queries/lab-accounts.js';
 import { platformAccountId } from '../../domain/lab-accounts/platform.js';

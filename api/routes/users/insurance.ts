@@ -19,7 +19,10 @@ function insuranceView(row: UserInsuranceRow, payor: Payor | null) {
     insured: row.insured,
     guarantor: row.guarantor,
     is_primary: row.isPrimary,
-    company: payor ? { name: payor.name, address: { ...payor.address, second_line: payor.address.second_line ?? null } } : null,
+    // CompanyDetails is required on the wire; a payor is never deleted, the fallback only guards the shape.
+    company: payor
+      ? { name: payor.name, address: { ...payor.address, second_line: payor.address.second_line ?? null } }
+      : { name: row.payorCode, address: (row.insured as { address?: unknown }).address ?? null },
     created_at: row.createdAt.toISOString(),
   };
 }
