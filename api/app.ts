@@ -28,6 +28,11 @@ import { DEFAULT_REVIEW_DEADLINE_SECONDS } from '../workflows/lab-report/definit
 import { PARSER_UPLOAD_PATH, labReportRoutes } from './routes/lab-reports/index.js';
 import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
 import { publicBaseUrl } from '../lib/url-signing.js';
+import { labAccountsRoutes } from './routes/lab-accounts/index.js';
+import { teamRoutes } from './routes/team/index.js';
+import { insuranceRoutes } from './routes/insurance/index.js';
+import { payorRoutes } from './routes/payor/index.js';
+import { userInsuranceRoutes } from './routes/users/insurance.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -99,6 +104,13 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
   // Before the order routes: POST /v3/order/resend_events must not be read as an order id.
   app.route('/', webhooksRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, secretBox, publicUrl: publicBaseUrl(config) }));
+  // Lab accounts, team, insurance and payors (h7): before the user and lab-test routes, whose
+  // parameterised paths would otherwise read `lab_account` or `insurance` as ids.
+  app.route('/v2/user', userInsuranceRoutes({ db: db.db }));
+  app.route('/v2/team', teamRoutes({ db: db.db }));
+  app.route('/v3', labAccountsRoutes({ db: db.db }));
+  app.route('/v3/insurance', insuranceRoutes({ db: db.db }));
+  app.route('/v3/payor', payorRoutes({ db: db.db }));
   app.route('/v2/user', usersRoutes({ db: db.db, temporal, deletionGraceSeconds: config.USER_DELETION_GRACE_SECONDS }));
   app.route(
     '/v3',

@@ -3,6 +3,7 @@ import { aoeRequisitionLines } from '../../domain/orders/aoe.js';
 import { hasRequisition, type RequisitionInput } from '../../domain/orders/requisition.js';
 import type { DbOrTx } from '../client.js';
 import { orders } from '../schema/index.js';
+import { findPayor } from './insurance.js';
 import { findLabAccount } from './lab-accounts.js';
 import { loadLabTestViews } from './lab-test-view.js';
 import { listOrderEvents, type OrderRow } from './orders.js';
@@ -45,5 +46,28 @@ export async function loadRequisitionInput(db: DbOrTx, order: OrderRow): Promise
     },
     labAccount: account ? { id: account.id, name: account.name, defaultComment: account.defaultComment } : null,
     aoeAnswers: aoeRequisitionLines(test?.markers ?? [], order.aoeAnswers),
+  };
+}
+
+/** What an order's labels, ABN and collection instructions print: the order, its lab test and payor. */
+export async function loadOrderPaperwork(db: DbOrTx, order: OrderRow) {
+  const tests = await loadLabTestViews(db, order.teamId, [order.labTestId]);
+  const test = tests.get(order.labTestId);
+  const p = (order.patientDetails ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : null);
+  const payorCode = str((order.healthInsurance ?? {}).payor_code);
+  return {
+    patientName: [str(p.first_name), str(p.last_name)].filter(Boolean).join(' ') || 'Patient not yet registered',
+    dob: str(p.dob) ?? '—',
+    payorCode,
+    payor: payorCode ? await findPayor(db, order.teamId, payorCode) : null,
+    test: {
+      name: test?.name ?? 'Unknown lab test',
+      labName: test?.lab?.name ?? '—',
+      sampleType: test?.sample_type ?? 'serum',
+      fasting: test?.fasting ?? false,
+      price: test?.price ?? 0,
+      markers: (test?.markers ?? []).map((m) => m.name),
+    },
   };
 }

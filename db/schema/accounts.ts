@@ -1,4 +1,5 @@
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { DELEGATED_FLOWS, LAB_ACCOUNT_STATUSES, type AllowedBilling } from '../../domain/lab-accounts/types.js';
 import { labs } from './catalog.js';
 import { teams } from './teams.js';
 
@@ -6,7 +7,8 @@ const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 
 /**
  * A team's account at a lab (the `lab_account_id` of orders). Its default comment is printed on
- * every requisition form, after the order's own comment. Delegation settings come with that issue.
+ * every requisition form, after the order's own comment. `delegated_flow` decides who orders
+ * (domain/lab-accounts/delegation.ts); `allowed_billing` which billing types it takes in which states.
  */
 export const labAccounts = pgTable(
   'lab_accounts',
@@ -20,7 +22,14 @@ export const labAccounts = pgTable(
       .references(() => labs.id),
     name: text('name').notNull(),
     defaultComment: text('default_comment'),
-    status: text('status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+    status: text('status', { enum: LAB_ACCOUNT_STATUSES }).notNull().default('active'),
+    delegatedFlow: text('delegated_flow', { enum: DELEGATED_FLOWS }).notNull().default('not_delegated'),
+    /** When the account became delegated; the physician grace period counts from here (null: its creation). */
+    delegatedAt: tz('delegated_at'),
+    allowedBilling: jsonb('allowed_billing').$type<AllowedBilling>().notNull().default({ client_bill: ['*'] }),
+    /** The lab's own number for the account (printed on requisitions by real labs). */
+    providerAccountId: text('provider_account_id'),
+    businessUnits: text('business_units').array(),
     createdAt: tz('created_at').notNull().defaultNow(),
   },
   (t) => [index('lab_accounts_team_idx').on(t.teamId)],

@@ -23,23 +23,20 @@ const NOT_YET_SERVED: Record<string, 'all' | string[]> = {
   workouts: 'all',
   providers: 'all',
   introspect: 'all',
-  // …and issue 11 for physicians and insurance; team.get and team.getUserById are in no issue yet.
-  team: ['get', 'getLinkConfig', 'getPhysicians', 'getSourcePriorities', 'getUserById', 'updateSourcePriorities'],
+  // team.getUserById is issue 13's too (item 8).
+  team: ['getLinkConfig', 'getSourcePriorities', 'getUserById', 'updateSourcePriorities'],
   user: [
-    'createInsurance', 'createPortalUrl', 'deregisterProvider', 'getDevice', 'getDevices', 'getLatestInsurance',
-    'getLatestUserInfo', 'getUserSignInToken', 'refresh', 'upsertUserInfo',
+    'createPortalUrl', 'deregisterProvider', 'getDevice', 'getDevices', 'getLatestUserInfo', 'getUserSignInToken', 'refresh', 'upsertUserInfo',
   ],
   // Issue 11 (collection methods, appointments, lab accounts, physicians, insurance).
   labTests: [
     'bookPhlebotomyAppointment', 'bookPscAppointment', 'cancelPhlebotomyAppointment', 'cancelPscAppointment', 'getAreaInfo',
-    'getLabelsPdf', 'getLabTestCollectionInstructionPdf', 'getOrderAbnPdf', 'getOrderCollectionInstructionPdf', 'getOrderPscInfo',
+    'getLabTestCollectionInstructionPdf', 'getOrderPscInfo',
     'getPhlebotomyAppointment', 'getPhlebotomyAppointmentAvailability', 'getPhlebotomyAppointmentCancellationReason',
     'getPscAppointment', 'getPscAppointmentAvailability', 'getPscAppointmentCancellationReason', 'getPscInfo', 'importOrder',
     'requestPhlebotomyAppointment', 'reschedulePhlebotomyAppointment', 'reschedulePscAppointment',
-    'updateOnSiteCollectionOrderDrawCompleted', 'validateIcdCodes',
+    'updateOnSiteCollectionOrderDrawCompleted',
   ],
-  insurance: 'all',
-  payor: 'all',
   // In no issue yet: the aggregation (continuous query) API.
   aggregate: 'all',
 };
