@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
+import { assertPortFree, oneLine, StartupError } from './startup.js';
 import { findOrInstallTemporalCli } from './temporal-cli.js';
 
 type Log = (msg: string) => void;
@@ -10,6 +11,8 @@ export interface TemporalDevServer {
   address: string;
   uiUrl: string | null;
   stop(): Promise<void>;
+  /** Calls `fn` if the server exits while it should be running (not after stop()). */
+  onUnexpectedExit?(fn: (detail: string) => void): void;
 }
 
 export interface DevServerOptions {
@@ -48,9 +51,23 @@ async function waitUntilReachable(address: string, child: ChildProcess | null, t
  * Go is available, falls back to the SDK's own download of the dev server (needs internet).
  */
 export async function startTemporalDevServer(opts: DevServerOptions): Promise<TemporalDevServer> {
-  const cli = await findOrInstallTemporalCli(opts.log, opts.cliPath);
+  // Our own server, never someone else's: a taken port fails here rather than joining the server there.
+  await assertPortFree(opts.port, 'Temporal dev server', 'TEMPORAL_DEV_PORT');
+  if (opts.uiPort !== null) await assertPortFree(opts.uiPort, 'Temporal UI', 'TEMPORAL_UI_PORT');
+  let cli: string | null;
+  try {
+    cli = await findOrInstallTemporalCli(opts.log, opts.cliPath);
+  } catch (err) {
+    throw new StartupError(`no Temporal CLI (${oneLine(err)}): install Go (https://go.dev/dl) to build it, set TEMPORAL_CLI_PATH to a \`temporal\` binary, or TEMPORAL_ADDRESS to a running server`);
+  }
   const address = `127.0.0.1:${opts.port}`;
-  if (!cli) return startWithSdkDownload(opts);
+  if (!cli) {
+    try {
+      return await startWithSdkDownload(opts);
+    } catch (err) {
+      throw new StartupError(`no Temporal CLI, no Go to build it, and the download of the dev server failed (${oneLine(err)}): install Go (https://go.dev/dl), or set TEMPORAL_CLI_PATH or TEMPORAL_ADDRESS`);
+    }
+  }
 
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'error'];
   for (const ns of new Set([opts.namespace, ...(opts.extraNamespaces ?? [])])) {
@@ -73,18 +90,28 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
+  child.once('error', () => {}); // a spawn failure shows as the exit below
   try {
     await waitUntilReachable(address, child, 60_000);
+    // What answered must be our server (still running), not another one that took the port meanwhile.
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('temporal server exited at start');
   } catch (err) {
     child.kill('SIGKILL');
-    throw new Error(`${err instanceof Error ? err.message : String(err)}\n${stderr}`);
+    const detail = stderr.trim().split('\n').slice(-2).join(' | ');
+    throw new StartupError(`the Temporal dev server did not start on port ${opts.port} (${oneLine(err)}${detail ? `: ${detail}` : ''}): check TEMPORAL_DEV_PORT and the SQLite file under DATA_DIR/temporal`);
   }
+  let stopping = false;
   return {
     address,
     uiUrl: opts.uiPort === null ? null : `http://127.0.0.1:${opts.uiPort}`,
+    onUnexpectedExit: (fn) =>
+      child.once('exit', (code, signal) => {
+        if (!stopping) fn(`exit ${signal ?? code}${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`);
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        stopping = true;
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
         child.once('exit', () => {
           clearTimeout(killer);
