@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chownSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chownSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -91,8 +91,8 @@ function runtimeRoot(): string {
 export async function reachableBinaries(bins: PostgresBinaries, runAs: RunAs | null, log: Log): Promise<PostgresBinaries> {
   if (!runAs || (await canRun(bins.postgres, runAs))) return bins;
   const nativeDir = dirname(dirname(realpathSync(bins.postgres))); // …/native (bin, lib, share)
-  const st = statSync(bins.postgres);
-  const key = createHash('sha256').update(`${nativeDir}:${st.size}:${st.mtimeMs}`).digest('hex').slice(0, 16);
+  // Named by the server binary's content: one copy per PostgreSQL build, whichever clone it came from.
+  const key = createHash('sha256').update(readFileSync(bins.postgres)).digest('hex').slice(0, 16);
   const target = join(runtimeRoot(), `bin-${key}`);
   const copied = { initdb: join(target, 'bin', basename(bins.initdb)), postgres: join(target, 'bin', basename(bins.postgres)) };
   if (!(await canRun(copied.postgres, runAs))) {
