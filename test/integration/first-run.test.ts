@@ -1,7 +1,7 @@
-import { cpSync, existsSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import postgres from 'postgres';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { startEmbeddedPostgres } from '../../lib/embedded-postgres.js';
 import { packagedBinaries } from '../../lib/postgres-placement.js';
 import { freePort, holdPort, privateDir, processesMentioning, startDev, waitForHealth } from '../support/dev-process.js';
@@ -16,7 +16,14 @@ const mkPrivate = () => {
   dirs.push(d);
   return d;
 };
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) {
+    // As root the dev stack's cluster lives under /var/tmp, linked from DATA_DIR/postgres: remove it too.
+    const link = join(d, '.data', 'postgres');
+    if (lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(realpathSync(link), { recursive: true, force: true });
+    rmSync(d, { recursive: true, force: true });
+  }
+});
 
 const uidOf = (pid: number) => Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 
@@ -75,8 +82,9 @@ describe('npm run dev from a private directory', () => {
   }, 200_000);
 });
 
-describe('start-up failures: one line, nothing left running, exit 1', () => {
-  async function failing(env: Record<string, string>) {
+// Independent child processes: run side by side to keep the file's time down.
+describe.concurrent('start-up failures: one line, nothing left running, exit 1', () => {
+  async function failing(expect: ExpectStatic, env: Record<string, string>) {
     const dataDir = join(mkPrivate(), '.data');
     const ports = { PORT: String(await freePort()), EMBEDDED_POSTGRES_PORT: String(await freePort()), TEMPORAL_DEV_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()) };
     const run = startDev({ DATA_DIR: dataDir, ...ports, ...env });
@@ -86,14 +94,15 @@ describe('start-up failures: one line, nothing left running, exit 1', () => {
     expect(run.stderr()).not.toMatch(/^\s+at /m); // no stack trace
     expect(code).toBe(1);
     expect(processesMentioning(dataDir)).toEqual([]);
+    expect(processesMentioning(`-p ${ports.EMBEDDED_POSTGRES_PORT}`)).toEqual([]);
     return { line: failures[0]!, dataDir };
   }
 
-  it('names the API port and PORT when the port is taken, before starting anything', async () => {
+  it('names the API port and PORT when the port is taken, before starting anything', async ({ expect }) => {
     const port = await freePort();
     const other = await holdPort(port);
     try {
-      const { line, dataDir } = await failing({ PORT: String(port) });
+      const { line, dataDir } = await failing(expect, { PORT: String(port) });
       expect(line).toContain(`port ${port} (API) is already in use`);
       expect(line).toContain('set PORT to a free port');
       expect(existsSync(join(dataDir, 'postgres'))).toBe(false);
@@ -102,11 +111,11 @@ describe('start-up failures: one line, nothing left running, exit 1', () => {
     }
   }, 60_000);
 
-  it('names the Temporal port and TEMPORAL_DEV_PORT when another server holds it (never joins it)', async () => {
+  it('names the Temporal port and TEMPORAL_DEV_PORT when another server holds it (never joins it)', async ({ expect }) => {
     const port = await freePort();
     const other = await holdPort(port);
     try {
-      const { line } = await failing({ TEMPORAL_DEV_PORT: String(port) });
+      const { line } = await failing(expect, { TEMPORAL_DEV_PORT: String(port) });
       expect(line).toContain(`port ${port} (Temporal dev server) is already in use`);
       expect(line).toContain('set TEMPORAL_DEV_PORT');
     } finally {
@@ -114,13 +123,13 @@ describe('start-up failures: one line, nothing left running, exit 1', () => {
     }
   }, 60_000);
 
-  it('names the bad variable of an invalid configuration', async () => {
-    const { line } = await failing({ PORT: 'eighty' });
+  it('names the bad variable of an invalid configuration', async ({ expect }) => {
+    const { line } = await failing(expect, { PORT: 'eighty' });
     expect(line).toMatch(/^start-up failed: invalid configuration \(PORT: .+\): fix or unset/);
   }, 60_000);
 
-  it('stops the Postgres it had started when a later part fails (no Temporal CLI at TEMPORAL_CLI_PATH)', async () => {
-    const { line, dataDir } = await failing({ TEMPORAL_CLI_PATH: '/nonexistent/temporal' });
+  it('stops the Postgres it had started when a later part fails (no Temporal CLI at TEMPORAL_CLI_PATH)', async ({ expect }) => {
+    const { line, dataDir } = await failing(expect, { TEMPORAL_CLI_PATH: '/nonexistent/temporal' });
     expect(line).toContain('TEMPORAL_CLI_PATH=/nonexistent/temporal is not an executable file');
     expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true); // Postgres had started…
     expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false); // …and was stopped
