@@ -28,11 +28,16 @@ export interface DevServerOptions {
   log: Log;
 }
 
-async function waitUntilReachable(address: string, child: ChildProcess | null, timeoutMs: number): Promise<void> {
+/** Waits until the server answers; `ours()` must hold first (our child printed that it bound the port). */
+async function waitUntilReachable(address: string, child: ChildProcess, ours: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`temporal server exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`temporal server exited with code ${child.exitCode}`);
+    if (!ours()) {
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
     try {
       const conn = await Connection.connect({ address, connectTimeout: 1000 });
       await conn.workflowService.getSystemInfo({});
@@ -82,7 +87,13 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   opts.log(`starting Temporal dev server (${cli} ${args.join(' ')})`);
   // Its own process group: a terminal's Ctrl-C reaches only our process, which then stops the worker
   // before the server (a server dying first would leave the worker's shutdown waiting on it).
-  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // `start-dev` prints its banner ("Server: host:port") only once its frontend holds the port: until then,
+  // whatever answers there is some other server, and this stack must never use it.
+  let banner = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (banner.length < 4000) banner += chunk.toString();
+  });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.removeListener('exit', killOnExit));
@@ -92,7 +103,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   });
   child.once('error', () => {}); // a spawn failure shows as the exit below
   try {
-    await waitUntilReachable(address, child, 60_000);
+    await waitUntilReachable(address, child, () => banner.includes(`:${opts.port}`), 60_000);
     // What answered must be our server (still running), not another one that took the port meanwhile.
     if (child.exitCode !== null || child.signalCode !== null) throw new Error('temporal server exited at start');
   } catch (err) {
