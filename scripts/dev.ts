@@ -5,18 +5,38 @@
  * Ctrl-C stops the API, then the worker (in-flight activities get 10 s), then Temporal and Postgres;
  * a second Ctrl-C, or 30 s without an end, kills what is left.
  */
-import { NativeConnection } from '@temporalio/worker';
-import { serviceDataConverter } from '../lib/payload-codec.js';
-import { lazyMasterKey } from '../db/queries/service-secrets.js';
-import { startApi } from '../api/server.js';
-import { countTeams, createTeam } from '../db/queries/teams.js';
 import { ConfigError, loadConfig, type Config } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { installWorkerRuntime } from '../lib/runtime.js';
-import { migrate, startPostgres, startTemporal } from '../lib/service-stack.js';
 import { assertPortFree, oneLine, StartupError } from '../lib/startup.js';
-import { connectClient } from '../lib/temporal-client.js';
-import { createWorker } from '../worker.js';
+
+/** The service's modules, loaded once config and ports are known good (a bad setting fails in a second). */
+async function loadService() {
+  const [worker, payloadCodec, secrets, server, teams, runtime, stack, temporalClient, workerModule] = await Promise.all([
+    import('@temporalio/worker'),
+    import('../lib/payload-codec.js'),
+    import('../db/queries/service-secrets.js'),
+    import('../api/server.js'),
+    import('../db/queries/teams.js'),
+    import('../lib/runtime.js'),
+    import('../lib/service-stack.js'),
+    import('../lib/temporal-client.js'),
+    import('../worker.js'),
+  ]);
+  return {
+    NativeConnection: worker.NativeConnection,
+    serviceDataConverter: payloadCodec.serviceDataConverter,
+    lazyMasterKey: secrets.lazyMasterKey,
+    startApi: server.startApi,
+    countTeams: teams.countTeams,
+    createTeam: teams.createTeam,
+    installWorkerRuntime: runtime.installWorkerRuntime,
+    migrate: stack.migrate,
+    startPostgres: stack.startPostgres,
+    startTemporal: stack.startTemporal,
+    connectClient: temporalClient.connectClient,
+    createWorker: workerModule.createWorker,
+  };
+}
 
 /** How long in-flight activities may run on after Ctrl-C before they are cancelled. */
 const WORKER_GRACE = '10s';
@@ -88,6 +108,8 @@ async function main(): Promise<void> {
 
   try {
     await checkPorts(config);
+    const { NativeConnection, serviceDataConverter, lazyMasterKey, startApi, countTeams, createTeam, installWorkerRuntime, migrate, startPostgres, startTemporal, connectClient, createWorker } =
+      await loadService();
     const pg = await startPostgres(config, logger, { shared: false });
     stops.push({ name: 'Postgres', stop: () => pg.stop() });
     const db = await migrate(pg.url, logger);

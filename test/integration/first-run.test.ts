@@ -109,7 +109,7 @@ describe.concurrent('start-up failures: one line, nothing left running, exit 1',
     } finally {
       other.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('names the Temporal port and TEMPORAL_DEV_PORT when another server holds it (never joins it)', async ({ expect }) => {
     const port = await freePort();
@@ -121,17 +121,17 @@ describe.concurrent('start-up failures: one line, nothing left running, exit 1',
     } finally {
       other.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('names the bad variable of an invalid configuration', async ({ expect }) => {
     const { line } = await failing(expect, { PORT: 'eighty' });
     expect(line).toMatch(/^start-up failed: invalid configuration \(PORT: .+\): fix or unset/);
-  }, 60_000);
+  }, 180_000);
 
   it('stops the Postgres it had started when a later part fails (no Temporal CLI at TEMPORAL_CLI_PATH)', async ({ expect }) => {
     const { line, dataDir } = await failing(expect, { TEMPORAL_CLI_PATH: '/nonexistent/temporal' });
     expect(line).toContain('TEMPORAL_CLI_PATH=/nonexistent/temporal is not an executable file');
     expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true); // Postgres had started…
     expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false); // …and was stopped
-  }, 120_000);
+  }, 180_000);
 });
