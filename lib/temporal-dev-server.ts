@@ -63,6 +63,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   try {
     cli = await findOrInstallTemporalCli(opts.log, opts.cliPath);
   } catch (err) {
+    if (opts.cliPath) throw new StartupError(`${oneLine(err)}: point TEMPORAL_CLI_PATH at a \`temporal\` binary, or unset it to find or build one`);
     throw new StartupError(`no Temporal CLI (${oneLine(err)}): install Go (https://go.dev/dl) to build it, set TEMPORAL_CLI_PATH to a \`temporal\` binary, or TEMPORAL_ADDRESS to a running server`);
   }
   const address = `127.0.0.1:${opts.port}`;

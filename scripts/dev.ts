@@ -71,7 +71,8 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'dev' });
   const stops: { name: string; stop: () => Promise<unknown> }[] = [];
   let stopping = false;
-  const shutdown = async (code: number) => {
+  /** Stops what started, in reverse order; `lastLine` (a failure) is printed at the very end, after the stop logs. */
+  const shutdown = async (code: number, lastLine?: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('stopping… (Ctrl-C again to kill at once)');
@@ -85,6 +86,11 @@ async function main(): Promise<void> {
     }
     clearTimeout(timer);
     logger.info('stopped');
+    if (lastLine) {
+      logger.flush?.();
+      await new Promise((r) => setTimeout(r, 100)); // let a pretty-printing log transport write first
+      failLine(lastLine);
+    }
     process.exit(code);
   };
   const onSignal = () => {
@@ -96,12 +102,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
   const fail = async (err: unknown) => {
     if (stopping) return;
-    if (err instanceof StartupError) failLine(err.message);
-    else {
-      failLine(`${oneLine(err)} (unexpected; LOG_LEVEL=debug shows the stack trace)`);
-      logger.debug({ err }, 'start-up failed');
-    }
-    await shutdown(1);
+    if (!(err instanceof StartupError)) logger.debug({ err }, 'start-up failed');
+    await shutdown(1, err instanceof StartupError ? err.message : `${oneLine(err)} (unexpected; LOG_LEVEL=debug shows the stack trace)`);
   };
   process.on('uncaughtException', (err) => void fail(err));
   process.on('unhandledRejection', (err) => void fail(err));
