@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chownSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chownSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -117,8 +117,9 @@ export async function placeDataDir(dataDir: string, runAs: RunAs | null, log: Lo
     return dataDir;
   }
   let real = dataDir;
-  if (existsSync(dataDir) && lstatSync(dataDir).isSymbolicLink()) {
-    real = realpathSync(dataDir);
+  mkdirSync(dirname(dataDir), { recursive: true }); // (directories we create are open to others to enter)
+  if (lstatSync(dataDir, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    real = resolve(dirname(dataDir), readlinkSync(dataDir)); // made by an earlier start (its target may be gone)
   } else if (!(await canEnter(dirname(dataDir), runAs))) {
     const key = createHash('sha256').update(dataDir).digest('hex').slice(0, 16);
     real = join(runtimeRoot(), `data-${key}`);
@@ -128,7 +129,6 @@ export async function placeDataDir(dataDir: string, runAs: RunAs | null, log: Lo
       }
       rmSync(dataDir, { recursive: true });
     }
-    mkdirSync(dirname(dataDir), { recursive: true });
     mkdirSync(real, { recursive: true, mode: 0o700 });
     symlinkSync(real, dataDir);
     log(`the user postgres cannot reach ${dirname(dataDir)} (a private directory): the cluster lives in ${real} (linked from ${dataDir})`);

@@ -1,5 +1,5 @@
-import { cpSync, existsSync, lstatSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { startEmbeddedPostgres } from '../../lib/embedded-postgres.js';
@@ -20,7 +20,7 @@ afterAll(() => {
   for (const d of dirs) {
     // As root the dev stack's cluster lives under /var/tmp, linked from DATA_DIR/postgres: remove it too.
     const link = join(d, '.data', 'postgres');
-    if (lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(realpathSync(link), { recursive: true, force: true });
+    if (lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(resolve(dirname(link), readlinkSync(link)), { recursive: true, force: true });
     rmSync(d, { recursive: true, force: true });
   }
 });
