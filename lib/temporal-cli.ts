@@ -49,27 +49,62 @@ export async function findTemporalCli(explicit?: string): Promise<string | null>
   return null;
 }
 
-/** Builds the CLI with `go install`, showing progress: the first build takes several minutes. */
-export async function installTemporalCli(log: Log): Promise<string> {
+/** How long the first build takes on the machines we know (2 cores); shown while it runs. */
+export const EXPECTED_BUILD = '~6 min on 2 cores';
+
+/**
+ * Reads `go install -v` output: `go: downloading <module>` lines while modules are fetched, then one package
+ * path per compiled package; after the main package, only linking is left.
+ */
+export class BuildProgress {
+  private downloads = 0;
+  private compiled = 0;
+  private linking = false;
+  private last = '';
+
+  feed(line: string): void {
+    const text = line.trim();
+    if (!text) return;
+    if (text.startsWith('go: downloading ')) this.downloads++;
+    else if (text === MODULE) this.linking = true;
+    else if (!text.startsWith('go: ') && !text.includes(' ')) this.compiled++;
+    else return;
+    this.last = text.replace(/^go: downloading /, '');
+  }
+
+  step(): string {
+    if (this.linking) return `linking (${this.compiled} packages compiled)`;
+    if (this.compiled > 0) return `compiling: ${this.compiled} packages so far (${this.downloads} modules downloaded), last ${this.last}`;
+    if (this.downloads > 0) return `downloading modules: ${this.downloads} so far, last ${this.last}`;
+    return 'resolving the module';
+  }
+
+  line(elapsedMs: number): string {
+    const s = Math.round(elapsedMs / 1000);
+    return `  building the Temporal CLI: ${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s of ${EXPECTED_BUILD} — ${this.step()}`;
+  }
+}
+
+/** Builds the CLI with `go install -v`, printing the step and elapsed time: the first build takes minutes. */
+export async function installTemporalCli(log: Log, tickMs = 15_000): Promise<string> {
   const bin = await goBinDir();
   if (!bin) throw new Error('the Temporal CLI is not installed and Go is not available to build it');
   let lastError = '';
   for (const version of TEMPORAL_CLI_VERSIONS) {
-    log(`building the Temporal CLI with \`go install ${MODULE}@${version}\` (first time only; takes several minutes)…`);
+    log(`building the Temporal CLI with \`go install ${MODULE}@${version}\` into ${bin} (first start only; ${EXPECTED_BUILD})…`);
     const started = Date.now();
+    const progress = new BuildProgress();
     const ok = await new Promise<boolean>((resolve) => {
-      const child = spawn('go', ['install', `${MODULE}@${version}`], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let lastLine = '';
+      const child = spawn('go', ['install', '-v', `${MODULE}@${version}`], { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
+      let partial = '';
       child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const lines = chunk.toString().trim().split('\n');
-        lastLine = lines[lines.length - 1] ?? lastLine;
+        stderr = (stderr + chunk.toString()).slice(-8000);
+        const lines = (partial + chunk.toString()).split('\n');
+        partial = lines.pop() ?? '';
+        for (const l of lines) progress.feed(l);
       });
-      const ticker = setInterval(() => {
-        const secs = Math.round((Date.now() - started) / 1000);
-        log(`  …still building the Temporal CLI (${secs}s)${lastLine ? `: ${lastLine.slice(0, 100)}` : ''}`);
-      }, 20_000);
+      const ticker = setInterval(() => log(progress.line(Date.now() - started)), tickMs);
       child.on('close', (code) => {
         clearInterval(ticker);
         if (code !== 0) lastError = stderr.trim().split('\n').slice(-5).join('\n');
@@ -88,13 +123,26 @@ export async function installTemporalCli(log: Log): Promise<string> {
     }
     log(`building Temporal CLI ${version} failed${lastError ? `:\n${lastError}` : ''}`);
   }
-  throw new Error(`could not build the Temporal CLI (${TEMPORAL_CLI_VERSIONS.join(', ')}): ${lastError}`);
+  throw new Error(`could not build the Temporal CLI (${TEMPORAL_CLI_VERSIONS.join(', ')}): ${lastError.split('\n').pop() ?? ''}`);
+}
+
+/** `temporal --version`'s first line, to say which CLI a start uses. */
+export async function cliVersion(path: string): Promise<string> {
+  try {
+    const { stdout } = await run(path, ['--version'], { timeout: 10_000 });
+    return stdout.trim().split('\n')[0] ?? 'unknown version';
+  } catch {
+    return 'version unknown';
+  }
 }
 
 /** The CLI path, installing it if needed; null when neither the CLI nor Go exists (use the SDK download). */
 export async function findOrInstallTemporalCli(log: Log, explicit?: string): Promise<string | null> {
   const found = await findTemporalCli(explicit);
-  if (found) return found;
+  if (found) {
+    log(`using the Temporal CLI ${found} (${await cliVersion(found)})`);
+    return found;
+  }
   if (!(await goBinDir())) return null;
   return installTemporalCli(log);
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
+import { assertPortFree, oneLine, StartupError } from './startup.js';
 import { findOrInstallTemporalCli } from './temporal-cli.js';
 
 type Log = (msg: string) => void;
@@ -10,6 +11,8 @@ export interface TemporalDevServer {
   address: string;
   uiUrl: string | null;
   stop(): Promise<void>;
+  /** Calls `fn` if the server exits while it should be running (not after stop()). */
+  onUnexpectedExit?(fn: (detail: string) => void): void;
 }
 
 export interface DevServerOptions {
@@ -25,11 +28,16 @@ export interface DevServerOptions {
   log: Log;
 }
 
-async function waitUntilReachable(address: string, child: ChildProcess | null, timeoutMs: number): Promise<void> {
+/** Waits until the server answers; `ours()` must hold first (our child printed that it bound the port). */
+async function waitUntilReachable(address: string, child: ChildProcess, ours: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`temporal server exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`temporal server exited with code ${child.exitCode}`);
+    if (!ours()) {
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
     try {
       const conn = await Connection.connect({ address, connectTimeout: 1000 });
       await conn.workflowService.getSystemInfo({});
@@ -48,9 +56,24 @@ async function waitUntilReachable(address: string, child: ChildProcess | null, t
  * Go is available, falls back to the SDK's own download of the dev server (needs internet).
  */
 export async function startTemporalDevServer(opts: DevServerOptions): Promise<TemporalDevServer> {
-  const cli = await findOrInstallTemporalCli(opts.log, opts.cliPath);
+  // Our own server, never someone else's: a taken port fails here rather than joining the server there.
+  await assertPortFree(opts.port, 'Temporal dev server', 'TEMPORAL_DEV_PORT');
+  if (opts.uiPort !== null) await assertPortFree(opts.uiPort, 'Temporal UI', 'TEMPORAL_UI_PORT');
+  let cli: string | null;
+  try {
+    cli = await findOrInstallTemporalCli(opts.log, opts.cliPath);
+  } catch (err) {
+    if (opts.cliPath) throw new StartupError(`${oneLine(err)}: point TEMPORAL_CLI_PATH at a \`temporal\` binary, or unset it to find or build one`);
+    throw new StartupError(`no Temporal CLI (${oneLine(err)}): install Go (https://go.dev/dl) to build it, set TEMPORAL_CLI_PATH to a \`temporal\` binary, or TEMPORAL_ADDRESS to a running server`);
+  }
   const address = `127.0.0.1:${opts.port}`;
-  if (!cli) return startWithSdkDownload(opts);
+  if (!cli) {
+    try {
+      return await startWithSdkDownload(opts);
+    } catch (err) {
+      throw new StartupError(`no Temporal CLI, no Go to build it, and the download of the dev server failed (${oneLine(err)}): install Go (https://go.dev/dl), or set TEMPORAL_CLI_PATH or TEMPORAL_ADDRESS`);
+    }
+  }
 
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'error'];
   for (const ns of new Set([opts.namespace, ...(opts.extraNamespaces ?? [])])) {
@@ -65,7 +88,13 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   opts.log(`starting Temporal dev server (${cli} ${args.join(' ')})`);
   // Its own process group: a terminal's Ctrl-C reaches only our process, which then stops the worker
   // before the server (a server dying first would leave the worker's shutdown waiting on it).
-  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // `start-dev` prints its banner ("Server: host:port") only once its frontend holds the port: until then,
+  // whatever answers there is some other server, and this stack must never use it.
+  let banner = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (banner.length < 4000) banner += chunk.toString();
+  });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.removeListener('exit', killOnExit));
@@ -73,18 +102,28 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
+  child.once('error', () => {}); // a spawn failure shows as the exit below
   try {
-    await waitUntilReachable(address, child, 60_000);
+    await waitUntilReachable(address, child, () => banner.includes(`:${opts.port}`), 60_000);
+    // What answered must be our server (still running), not another one that took the port meanwhile.
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('temporal server exited at start');
   } catch (err) {
     child.kill('SIGKILL');
-    throw new Error(`${err instanceof Error ? err.message : String(err)}\n${stderr}`);
+    const detail = stderr.trim().split('\n').slice(-2).join(' | ');
+    throw new StartupError(`the Temporal dev server did not start on port ${opts.port} (${oneLine(err)}${detail ? `: ${detail}` : ''}): check TEMPORAL_DEV_PORT and the SQLite file under DATA_DIR/temporal`);
   }
+  let stopping = false;
   return {
     address,
     uiUrl: opts.uiPort === null ? null : `http://127.0.0.1:${opts.uiPort}`,
+    onUnexpectedExit: (fn) =>
+      child.once('exit', (code, signal) => {
+        if (!stopping) fn(`exit ${signal ?? code}${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`);
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        stopping = true;
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
         child.once('exit', () => {
           clearTimeout(killer);

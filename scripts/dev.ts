@@ -1,58 +1,128 @@
 /**
  * `npm run dev`: the whole service on one machine. Postgres (DATABASE_URL or embedded), a Temporal
  * dev server (TEMPORAL_ADDRESS or the CLI, built on first use), migrations, the worker and the API.
- * Ctrl-C stops everything; data stays under DATA_DIR for the next start.
+ * A start-up failure prints one line (what failed, what to do), stops what had started and exits 1.
+ * Ctrl-C stops the API, then the worker (in-flight activities get 10 s), then Temporal and Postgres;
+ * a second Ctrl-C, or 30 s without an end, kills what is left.
  */
-import { NativeConnection } from '@temporalio/worker';
-import { serviceDataConverter } from '../lib/payload-codec.js';
-import { lazyMasterKey } from '../db/queries/service-secrets.js';
-import exitHook from 'async-exit-hook';
-import { startApi } from '../api/server.js';
-import { countTeams, createTeam } from '../db/queries/teams.js';
-import { loadConfigOrExit } from '../lib/config.js';
+import { ConfigError, loadConfig, type Config } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { installWorkerRuntime } from '../lib/runtime.js';
-import { migrate, startPostgres, startTemporal } from '../lib/service-stack.js';
-import { connectClient } from '../lib/temporal-client.js';
-import { createWorker } from '../worker.js';
+import { assertPortFree, oneLine, StartupError } from '../lib/startup.js';
+
+/** The service's modules, loaded once config and ports are known good (a bad setting fails in a second). */
+async function loadService() {
+  const [worker, payloadCodec, secrets, server, teams, runtime, stack, temporalClient, workerModule] = await Promise.all([
+    import('@temporalio/worker'),
+    import('../lib/payload-codec.js'),
+    import('../db/queries/service-secrets.js'),
+    import('../api/server.js'),
+    import('../db/queries/teams.js'),
+    import('../lib/runtime.js'),
+    import('../lib/service-stack.js'),
+    import('../lib/temporal-client.js'),
+    import('../worker.js'),
+  ]);
+  return {
+    NativeConnection: worker.NativeConnection,
+    serviceDataConverter: payloadCodec.serviceDataConverter,
+    lazyMasterKey: secrets.lazyMasterKey,
+    startApi: server.startApi,
+    countTeams: teams.countTeams,
+    createTeam: teams.createTeam,
+    installWorkerRuntime: runtime.installWorkerRuntime,
+    migrate: stack.migrate,
+    startPostgres: stack.startPostgres,
+    startTemporal: stack.startTemporal,
+    connectClient: temporalClient.connectClient,
+    createWorker: workerModule.createWorker,
+  };
+}
+
+/** How long in-flight activities may run on after Ctrl-C before they are cancelled. */
+const WORKER_GRACE = '10s';
+const STOP_DEADLINE_MS = 30_000;
+
+const failLine = (msg: string) => process.stderr.write(`\nstart-up failed: ${msg}\n`);
+
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    const bad = err.message.split('\n').slice(1).map((l) => l.trim()).join('; ');
+    failLine(`invalid configuration (${bad}): fix or unset these variables (see the README's configuration table)`);
+    process.exit(1);
+  }
+}
+
+/** Every port this stack would listen on must be free before anything starts. */
+async function checkPorts(config: Config): Promise<void> {
+  await assertPortFree(config.PORT, 'API', 'PORT', '0.0.0.0');
+  if (!config.DATABASE_URL) await assertPortFree(config.EMBEDDED_POSTGRES_PORT, 'embedded PostgreSQL', 'EMBEDDED_POSTGRES_PORT');
+  if (!config.TEMPORAL_ADDRESS) {
+    await assertPortFree(config.TEMPORAL_DEV_PORT, 'Temporal dev server', 'TEMPORAL_DEV_PORT');
+    await assertPortFree(config.TEMPORAL_UI_PORT, 'Temporal UI', 'TEMPORAL_UI_PORT');
+  }
+}
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const config = loadConfigOrExit();
+  const config = configOrExit();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'dev' });
   const stops: { name: string; stop: () => Promise<unknown> }[] = [];
   let stopping = false;
-  const shutdown = async (code: number) => {
+  /** Stops what started, in reverse order; `lastLine` (a failure) is printed at the very end, after the stop logs. */
+  const shutdown = async (code: number, lastLine?: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info('stopping…');
+    logger.info('stopping… (Ctrl-C again to kill at once)');
     const timer = setTimeout(() => {
-      logger.error('parts did not stop within 30 s; exiting anyway');
+      process.stderr.write(`parts did not stop within ${STOP_DEADLINE_MS / 1000} s: killing what is left\n`);
       process.exit(1);
-    }, 30_000);
+    }, STOP_DEADLINE_MS);
     for (const { name, stop } of stops.reverse()) {
       logger.info(`stopping ${name}`);
       await stop().catch((err: unknown) => logger.warn({ err }, `error while stopping ${name}`));
     }
     clearTimeout(timer);
     logger.info('stopped');
+    if (lastLine) {
+      logger.flush?.();
+      await new Promise((r) => setTimeout(r, 100)); // let a pretty-printing log transport write first
+      failLine(lastLine);
+    }
     process.exit(code);
   };
-  // This process owns shutdown. embedded-postgres hooks SIGINT/SIGTERM (async-exit-hook) to stop its
-  // clusters and exit at once, which would cut our ordered stop short: unhook it; we stop Postgres last.
-  exitHook.unhookEvent('SIGINT');
-  exitHook.unhookEvent('SIGTERM');
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
+  const onSignal = () => {
+    if (!stopping) return void shutdown(0);
+    process.stderr.write('second interrupt: killing what is left\n');
+    process.exit(130); // exit hooks kill the Temporal server and stop Postgres
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const fail = async (err: unknown) => {
+    if (stopping) return;
+    if (!(err instanceof StartupError)) logger.debug({ err }, 'start-up failed');
+    await shutdown(1, err instanceof StartupError ? err.message : `${oneLine(err)} (unexpected; LOG_LEVEL=debug shows the stack trace)`);
+  };
+  process.on('uncaughtException', (err) => void fail(err));
+  process.on('unhandledRejection', (err) => void fail(err));
 
   try {
-    const pg = await startPostgres(config, logger);
+    await checkPorts(config);
+    const { NativeConnection, serviceDataConverter, lazyMasterKey, startApi, countTeams, createTeam, installWorkerRuntime, migrate, startPostgres, startTemporal, connectClient, createWorker } =
+      await loadService();
+    const pg = await startPostgres(config, logger, { shared: false });
     stops.push({ name: 'Postgres', stop: () => pg.stop() });
     const db = await migrate(pg.url, logger);
     stops.push({ name: 'database pool', stop: () => db.close() });
 
     const temporal = await startTemporal(config, logger);
     stops.push({ name: 'Temporal server', stop: () => temporal.stop() });
+    temporal.onUnexpectedExit?.((detail) => {
+      process.stderr.write(`\nthe Temporal dev server exited (${detail}): stopping the stack; start it again with npm run dev\n`);
+      void shutdown(1);
+    });
 
     let firstKey: string | null = null;
     if ((await countTeams(db.db)) === 0) {
@@ -72,10 +142,12 @@ async function main(): Promise<void> {
       db: db.db,
       logger: logger.child({ component: 'worker' }),
       config,
+      // On stop, running activities get this long to finish, then they are cancelled.
+      options: { shutdownGraceTime: WORKER_GRACE },
     });
     const workerDone = worker.run();
     stops.push({
-      name: 'worker',
+      name: `worker (in-flight activities get ${WORKER_GRACE})`,
       stop: async () => {
         worker.shutdown();
         await workerDone;
@@ -83,7 +155,8 @@ async function main(): Promise<void> {
       },
     });
     workerDone.catch((err: unknown) => {
-      logger.error({ err }, 'worker failed');
+      if (stopping) return;
+      process.stderr.write(`\nthe worker stopped (${oneLine(err)}): stopping the stack\n`);
       void shutdown(1);
     });
 
@@ -93,6 +166,7 @@ async function main(): Promise<void> {
       serviceDataConverter(lazyMasterKey(db.db, config.SECRET_ENCRYPTION_KEY)),
     );
     stops.push({ name: 'Temporal client', stop: () => client.connection.close() });
+    await assertPortFree(config.PORT, 'API', 'PORT', '0.0.0.0'); // still free after the minutes above?
     const api = await startApi({ db, temporal: client, logger: logger.child({ component: 'api' }), config }, config.PORT);
     stops.push({ name: 'API', stop: () => api.close() });
 
@@ -101,6 +175,7 @@ async function main(): Promise<void> {
       `  API          ${api.url}   (health: ${api.url}/health)`,
       `  Temporal UI  ${temporal.uiUrl ?? '(external Temporal: see its own UI)'}`,
       `  Temporal     ${temporal.address}  namespace ${config.TEMPORAL_NAMESPACE}`,
+      `  Postgres     ${config.DATABASE_URL ? 'DATABASE_URL' : `embedded, 127.0.0.1:${config.EMBEDDED_POSTGRES_PORT}`}`,
       `  Environment  ${config.SERVICE_ENVIRONMENT} / ${config.SERVICE_REGION}   data in ${config.DATA_DIR}`,
     ];
     if (firstKey) {
@@ -114,8 +189,7 @@ async function main(): Promise<void> {
     lines.push('', `  ready in ${((Date.now() - started) / 1000).toFixed(1)}s — Ctrl-C to stop`, '');
     process.stdout.write(`${lines.join('\n')}\n`);
   } catch (err) {
-    logger.fatal({ err }, 'start-up failed');
-    await shutdown(1);
+    await fail(err);
   }
 }
 
