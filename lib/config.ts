@@ -53,6 +53,11 @@ export const configSchema = z.object({
   SERVICE_PHYSICIAN_FIRST_NAME: z.string().trim().min(1).max(100).default(SANDBOX_PHYSICIAN.first_name),
   SERVICE_PHYSICIAN_LAST_NAME: z.string().trim().min(1).max(100).default(SANDBOX_PHYSICIAN.last_name),
   SERVICE_PHYSICIAN_NPI: z.string().refine(isValidNpi, 'must be a 10-digit NPI with a valid check digit').default(SANDBOX_PHYSICIAN.npi),
+  /** Start the `ingestionWorkflow` child when a connection becomes active (needs the wearable ingestion workflows). */
+  WEARABLE_INGESTION_ENABLED: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** Ports used only when `npm run dev` starts its own Postgres / Temporal. */
   EMBEDDED_POSTGRES_PORT: port(54329),
   TEMPORAL_DEV_PORT: port(7233),
