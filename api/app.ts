@@ -25,6 +25,10 @@ import type { LabOrderDeadlines } from '../workflows/lab-order/definitions.js';
 import { DEFAULT_REVIEW_DEADLINE_SECONDS } from '../workflows/lab-report/definitions.js';
 import { PARSER_UPLOAD_PATH, labReportRoutes } from './routes/lab-reports/index.js';
 import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
+import { linkRoutes } from './routes/link/index.js';
+import { linkTokenRoutes } from './routes/link/token-routes.js';
+import { providersRoutes } from './routes/providers/index.js';
+import { userConnectionRoutes } from './routes/users/connections.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -39,7 +43,8 @@ export interface AppDeps {
     'SERVICE_ENVIRONMENT' | 'SERVICE_REGION' | 'TEMPORAL_NAMESPACE' | 'USER_DELETION_GRACE_SECONDS' | 'API_KEY_CACHE_TTL_SECONDS'
   > &
     Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'URL_SIGNING_SECRET' | 'PUBLIC_URL' | 'PORT' | 'DATA_DIR' | 'PARSER_REVIEW_DEADLINE_SECONDS'>> &
-    Partial<Pick<Config, 'SERVICE_PHYSICIAN_FIRST_NAME' | 'SERVICE_PHYSICIAN_LAST_NAME' | 'SERVICE_PHYSICIAN_NPI'>>;
+    Partial<Pick<Config, 'SERVICE_PHYSICIAN_FIRST_NAME' | 'SERVICE_PHYSICIAN_LAST_NAME' | 'SERVICE_PHYSICIAN_NPI'>> &
+    Partial<Pick<Config, 'WEARABLE_INGESTION_ENABLED'>>;
   /** Where uploaded lab reports are kept (default: files under $DATA_DIR/blobs). */
   blobs?: BlobStore;
   /** Tests lower the sandbox limit of lab report parsing jobs per team (default 300). */
@@ -77,6 +82,11 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   const urlSigner = lazyUrlSigner(db.db, config);
   app.route('/documents', signedDocumentsRoutes({ db: db.db, urlSigner }));
 
+  // Link widget calls (link token, no API key): before the team-key middleware; each route checks its token.
+  const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
+  const startIngestion = config.WEARABLE_INGESTION_ENABLED ?? false;
+  app.route('/v2', linkTokenRoutes({ db: db.db, temporal, secretBox, startIngestion }));
+
   const auth = teamAuth({
     db: db.db,
     environment: config.SERVICE_ENVIRONMENT,
@@ -87,9 +97,13 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   app.use('/v3/*', auth);
   app.use('/lab_report/*', auth);
 
-  const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
   // Before the order routes: POST /v3/order/resend_events must not be read as an order id.
   app.route('/', webhooksRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, secretBox }));
+  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT ?? 8000}`;
+  app.route('/v2/link', linkRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, publicUrl, startIngestion }));
+  app.route('/v2/providers', providersRoutes());
+  // Before the user routes: /v2/user/metrics is not a user id.
+  app.route('/v2/user', userConnectionRoutes({ db: db.db, temporal, ingestionEnabled: startIngestion }));
   app.route('/v2/user', usersRoutes({ db: db.db, temporal, deletionGraceSeconds: config.USER_DELETION_GRACE_SECONDS }));
   app.route(
     '/v3',

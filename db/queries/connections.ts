@@ -159,3 +159,17 @@ export async function deleteConnection(db: DbOrTx, teamId: string, userId: strin
     .returning({ id: providerConnections.id });
   return row?.id ?? null;
 }
+
+/** Counts for `GET /v2/user/metrics`: live users of the team and their connections by status. */
+export async function teamConnectionMetrics(db: DbOrTx, teamId: string): Promise<{ users: number; connected: number; errored: number }> {
+  const [row] = await db
+    .select({
+      users: sql<number>`count(distinct ${users.id})::int`,
+      connected: sql<number>`count(${providerConnections.id}) filter (where ${providerConnections.status} = 'connected')::int`,
+      errored: sql<number>`count(${providerConnections.id}) filter (where ${providerConnections.status} = 'error')::int`,
+    })
+    .from(users)
+    .leftJoin(providerConnections, eq(providerConnections.userId, users.id))
+    .where(and(eq(users.teamId, teamId), sql`${users.deletedAt} is null`));
+  return row ?? { users: 0, connected: 0, errored: 0 };
+}

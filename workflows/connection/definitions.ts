@@ -49,3 +49,6 @@ export const connectionStateQuery = defineQuery<{ phase: ConnectionPhase; connec
 export const DEFAULT_MFA_DEADLINE_SECONDS = 600;
 /** Wrong codes accepted before the challenge is given up. */
 export const MAX_MFA_ATTEMPTS = 5;
+
+/** Sent to `ingestion-<connection_id>` by `POST /v2/user/refresh/{user_id}`: pull new data now. */
+export const ingestionRefreshSignal = 'refresh';
