@@ -1,3 +1,9 @@
+CREATE TABLE "user_info" (
+	"user_id" uuid PRIMARY KEY NOT NULL,
+	"sealed" text NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "link_tokens" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"team_id" uuid NOT NULL,
@@ -25,6 +31,7 @@ ALTER TABLE "provider_connections" ADD COLUMN "error_type" text;--> statement-br
 ALTER TABLE "provider_connections" ADD COLUMN "error_message" text;--> statement-breakpoint
 ALTER TABLE "provider_connections" ADD COLUMN "errored_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "provider_connections" ADD COLUMN "updated_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
+ALTER TABLE "user_info" ADD CONSTRAINT "user_info_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "link_tokens" ADD CONSTRAINT "link_tokens_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "link_tokens" ADD CONSTRAINT "link_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "team_link_config" ADD CONSTRAINT "team_link_config_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

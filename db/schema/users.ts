@@ -55,3 +55,12 @@ export const providerConnections = pgTable(
     index('provider_connections_provider_external_idx').on(t.provider, t.externalUserId),
   ],
 );
+
+/** A user's demographics (`PATCH /v2/user/{id}/info`): personal data, so kept sealed with the service master key. */
+export const userInfo = pgTable('user_info', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sealed: text('sealed').notNull(),
+  updatedAt: tz('updated_at').notNull().defaultNow(),
+});
