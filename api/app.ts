@@ -30,6 +30,7 @@ import { linkTokenRoutes } from './routes/link/token-routes.js';
 import { providersRoutes } from './routes/providers/index.js';
 import { userConnectionRoutes } from './routes/users/connections.js';
 import { userInfoRoutes } from './routes/users/info.js';
+import { teamSurfaceRoutes } from './routes/team/surface.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -106,6 +107,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   // Before the user routes: /v2/user/metrics is not a user id.
   app.route('/v2/user', userConnectionRoutes({ db: db.db, temporal, ingestionEnabled: startIngestion }));
   app.route('/v2/user', userInfoRoutes({ db: db.db, secretBox }));
+  app.route('/v2/team', teamSurfaceRoutes({ db: db.db }));
   app.route('/v2/user', usersRoutes({ db: db.db, temporal, deletionGraceSeconds: config.USER_DELETION_GRACE_SECONDS }));
   app.route(
     '/v3',
