@@ -27,6 +27,7 @@ import { PARSER_UPLOAD_PATH, labReportRoutes } from './routes/lab-reports/index.
 import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
 import { linkRoutes } from './routes/link/index.js';
 import { linkTokenRoutes } from './routes/link/token-routes.js';
+import { oauthSandboxRoutes } from './routes/link/oauth-sandbox.js';
 import { providersRoutes } from './routes/providers/index.js';
 import { userConnectionRoutes } from './routes/users/connections.js';
 import { userInfoRoutes } from './routes/users/info.js';
@@ -87,7 +88,9 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   // Link widget calls (link token, no API key): before the team-key middleware; each route checks its token.
   const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
   const startIngestion = config.WEARABLE_INGESTION_ENABLED ?? false;
-  app.route('/v2', linkTokenRoutes({ db: db.db, temporal, secretBox, startIngestion }));
+  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT ?? 8000}`;
+  app.route('/v2', linkTokenRoutes({ db: db.db, temporal, secretBox, startIngestion, publicUrl }));
+  app.route('/link/oauth/sandbox', oauthSandboxRoutes({ db: db.db, temporal, startIngestion }));
 
   const auth = teamAuth({
     db: db.db,
@@ -101,7 +104,6 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
 
   // Before the order routes: POST /v3/order/resend_events must not be read as an order id.
   app.route('/', webhooksRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, secretBox }));
-  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT ?? 8000}`;
   app.route('/v2/link', linkRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, publicUrl, startIngestion }));
   app.route('/v2/providers', providersRoutes());
   // Before the user routes: /v2/user/metrics is not a user id.

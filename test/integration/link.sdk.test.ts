@@ -231,6 +231,44 @@ describe('password providers', () => {
   });
 });
 
+describe('OAuth providers (sandbox consent page)', () => {
+  /** The oauth_url on this test server (PUBLIC_URL is not set in tests). */
+  const local = (url: string) => `${stack.url}${new URL(url).pathname}${new URL(url).search}`;
+
+  it('links through the consent page and redirects with the outcome', async () => {
+    const t = await linkTeam();
+    const { linkToken } = await t.client.link.token({ userId: t.userId, redirectUrl: 'https://app.example.com/done' });
+    const source = await widget().link.generateOauthLink('oura', { vitalLinkToken: linkToken });
+    expect(source).toMatchObject({ slug: 'oura', authType: 'oauth' });
+    const page = await fetch(local(source.oauthUrl!));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Oura sandbox');
+
+    const approve = await fetch(`${local(source.oauthUrl!)}&decision=approve`, { method: 'POST', redirect: 'manual' });
+    expect(approve.status).toBe(307);
+    const back = new URL(approve.headers.get('location')!);
+    expect(back.origin + back.pathname).toBe('https://app.example.com/done');
+    expect(Object.fromEntries(back.searchParams)).toMatchObject({ state: 'success', provider: 'oura' });
+    expect((await t.client.user.get(t.userId)).connectedSources.map((x) => x.provider.slug)).toEqual(['oura']);
+
+    const reused = await fetch(`${local(source.oauthUrl!)}&decision=approve`, { method: 'POST', redirect: 'manual' });
+    expect(new URL(reused.headers.get('location')!).searchParams.get('error_type')).toBe('token_consumed');
+  });
+
+  it('deny is user_cancelled; bad provider, state or decision are refused', async () => {
+    const t = await linkTeam();
+    const source = await widget().link.generateOauthLink('fitbit', { vitalLinkToken: t.linkToken });
+    const deny = await fetch(`${local(source.oauthUrl!)}&decision=deny`, { method: 'POST' });
+    expect(await deny.json()).toMatchObject({ state: 'error', error_type: 'user_cancelled' });
+    expect((await t.client.user.get(t.userId)).connectedSources).toEqual([]);
+    expect((await http(stack, 'GET', '/link/oauth/sandbox/whoop?state=x')).status).toBe(422);
+    expect((await http(stack, 'GET', '/link/oauth/sandbox/fitbit?state=lt_notarealtokenatallreally')).status).toBe(400);
+    expect((await http(stack, 'POST', `/link/oauth/sandbox/fitbit?state=${t.linkToken}&decision=maybe`)).status).toBe(422);
+    expect((await http(stack, 'GET', '/v2/link/provider/oauth/fitbit')).status).toBe(401);
+    expect((await http(stack, 'GET', '/v2/link/provider/oauth/whoop', { headers: { 'x-vital-link-token': t.linkToken } })).status).toBe(422);
+  });
+});
+
 describe('demo and manual connections, devices, metrics', () => {
   it('connects a demo provider and a manual one, lists devices and metrics, refreshes', async () => {
     const t = await linkTeam();

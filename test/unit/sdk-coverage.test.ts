@@ -10,8 +10,8 @@ import { concretePath, sdkOperations } from '../support/sdk-operations.js';
 const NOT_YET_SERVED: Record<string, 'all' | string[]> = {
   // Issue 13 (provider linking and wearable data): every summary and timeseries call, and these link calls.
   link: [
-    'bulkExport', 'bulkImport', 'bulkPause', 'bulkTriggerHistoricalPull', 'connectEmailAuthProvider', 'emailAuth',
-    'generateOauthLink', 'listBulkOps', 'passwordAuth',
+    'bulkExport', 'bulkImport', 'bulkPause', 'bulkTriggerHistoricalPull', 'connectEmailAuthProvider', 'emailAuth', 'listBulkOps',
+    'passwordAuth',
   ],
   vitals: 'all',
   activity: 'all',

@@ -9,13 +9,18 @@ import type { SecretBox } from '../../../lib/secret-box.js';
 import type { AppEnv } from '../../env.js';
 import { describeProvider, providerNumericId } from '../providers/index.js';
 import { passwordLinkRoutes } from './password.js';
-import { requireLinkToken } from './token.js';
+import { presentedToken, requireLinkToken } from './token.js';
+import { sandboxOauthUrl } from './oauth-sandbox.js';
+import { oauthProviderParam } from './schemas.js';
+import { parse } from '../../validation.js';
 
 export interface LinkTokenRouteDeps {
   db: Db;
   temporal: Client;
   secretBox: () => Promise<SecretBox>;
   startIngestion: boolean;
+  /** Base of the links handed out (the sandbox OAuth page). */
+  publicUrl: string;
 }
 
 /**
@@ -56,6 +61,21 @@ export function linkTokenRoutes(deps: LinkTokenRouteDeps) {
         auth_type: authTypeOf(slug),
       })),
     );
+  });
+
+  app.get('/link/provider/oauth/:oauth_provider', async (c) => {
+    const { oauth_provider } = parse(oauthProviderParam, c.req.param(), 'path');
+    const presented = presentedToken(c)!;
+    await requireLinkToken(c, db);
+    return c.json({
+      id: providerNumericId(oauth_provider),
+      ...providerDisplay(oauth_provider),
+      description: describeProvider(oauth_provider),
+      oauth_url: sandboxOauthUrl(deps.publicUrl, oauth_provider, presented),
+      auth_type: 'oauth',
+      source_type: 'provider',
+      is_active: true,
+    });
   });
 
   app.get('/team/link/config', async (c) => {
