@@ -208,6 +208,15 @@ describe('password providers', () => {
     }
   });
 
+  it('the deprecated passwordAuth takes the provider in the body', async () => {
+    const t = await linkTeam();
+    const res = await widget().link.passwordAuth({ vitalLinkToken: t.linkToken, username: 'sandbox_ok', password: 'p', provider: 'renpho', authType: 'password' });
+    expect(res).toMatchObject({ state: 'success', provider: 'renpho', connected: true });
+    const headers = { 'x-vital-link-token': t.linkToken };
+    const oauth = await http(stack, 'POST', '/v2/link/auth', { headers, body: { username: 'a', password: 'b', provider: 'oura', auth_type: 'oauth' } });
+    expect(oauth.status).toBe(422);
+  });
+
   it('expired and unknown tokens', async () => {
     const t = await linkTeam();
     await stack.db.db.update(linkTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(linkTokens.userId, t.userId));

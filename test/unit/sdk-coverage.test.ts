@@ -11,7 +11,6 @@ const NOT_YET_SERVED: Record<string, 'all' | string[]> = {
   // Issue 13 (provider linking and wearable data): every summary and timeseries call, and these link calls.
   link: [
     'bulkExport', 'bulkImport', 'bulkPause', 'bulkTriggerHistoricalPull', 'connectEmailAuthProvider', 'emailAuth', 'listBulkOps',
-    'passwordAuth',
   ],
   vitals: 'all',
   activity: 'all',

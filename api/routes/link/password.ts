@@ -9,7 +9,7 @@ import { completeMfaUpdate, connectionWorkflowId } from '../../../workflows/conn
 import type { AppEnv } from '../../env.js';
 import { parse, parseJsonBody } from '../../validation.js';
 import { runLinkAttempt } from './runner.js';
-import { mfaBody, passwordBody, passwordProviderParam } from './schemas.js';
+import { deprecatedPasswordAuthBody, mfaBody, passwordBody, passwordProviderParam } from './schemas.js';
 import { checkLinkToken, presentedToken, refusalText } from './token.js';
 
 export interface PasswordLinkDeps {
@@ -36,25 +36,15 @@ function linkResponse(provider: string, redirectUrl: string | null, outcome: Lin
 const failed = (errorType: LinkErrorType, error: string): LinkOutcome => ({ state: 'error', errorType, error });
 
 /**
- * Password providers (`/v2/link/provider/password/{provider}` and `…/complete_mfa`): link-token auth,
+ * Password providers (`/v2/link/provider/password/{provider}`, `…/complete_mfa`, deprecated `/v2/link/auth`),
+ * mounted at `/v2/link`: link-token auth,
  * always HTTP 200 with `state`; bad input is a 422. Credentials are sealed here and opened only by the
  * connection workflow's activity; they are never logged or returned.
  */
 export function passwordLinkRoutes({ db, temporal, secretBox, startIngestion }: PasswordLinkDeps) {
   const app = new Hono<AppEnv>({ strict: false });
 
-  async function tokenFor(c: Context<AppEnv>, provider: string) {
-    const check = await checkLinkToken(db, presentedToken(c));
-    if (!check.ok) {
-      const redirect = check.token?.redirectUrl ?? null;
-      return { response: c.json(linkResponse(provider, redirect, failed(check.errorType, refusalText(check.errorType)))) };
-    }
-    return { token: check.token };
-  }
-
-  app.post('/:provider', async (c) => {
-    const { provider } = parse(passwordProviderParam, c.req.param(), 'path');
-    const body = await parseJsonBody(c, passwordBody);
+  async function attempt(c: Context<AppEnv>, provider: string, body: { username: string; password: string; region?: string | undefined }) {
     const found = await tokenFor(c, provider);
     if (!found.token) return found.response;
     const { token } = found;
@@ -69,9 +59,29 @@ export function passwordLinkRoutes({ db, temporal, secretBox, startIngestion }: 
       startIngestion,
     });
     return c.json(linkResponse(provider, token.redirectUrl, outcome));
+  }
+
+  async function tokenFor(c: Context<AppEnv>, provider: string) {
+    const check = await checkLinkToken(db, presentedToken(c));
+    if (!check.ok) {
+      const redirect = check.token?.redirectUrl ?? null;
+      return { response: c.json(linkResponse(provider, redirect, failed(check.errorType, refusalText(check.errorType)))) };
+    }
+    return { token: check.token };
+  }
+
+  app.post('/provider/password/:provider', async (c) => {
+    const { provider } = parse(passwordProviderParam, c.req.param(), 'path');
+    return attempt(c, provider, await parseJsonBody(c, passwordBody));
   });
 
-  app.post('/:provider/complete_mfa', async (c) => {
+  /** Deprecated `POST /v2/link/auth` (`passwordAuth`): the provider in the body, otherwise the same call. */
+  app.post('/auth', async (c) => {
+    const body = await parseJsonBody(c, deprecatedPasswordAuthBody);
+    return attempt(c, body.provider, body);
+  });
+
+  app.post('/provider/password/:provider/complete_mfa', async (c) => {
     const { provider } = parse(passwordProviderParam, c.req.param(), 'path');
     const body = await parseJsonBody(c, mfaBody);
     const found = await tokenFor(c, provider);

@@ -58,3 +58,9 @@ export const demoBody = z.object({ user_id: uuid, provider: z.enum(DEMO_PROVIDER
 export const manualBody = z.object({ user_id: uuid, provider_id: optional(z.string().min(1).max(255)) });
 
 export const providersQuery = z.object({ source_type: optional(z.enum(['app', 'ble', 'device', 'lab', 'provider'])) });
+
+/** Deprecated `POST /v2/link/auth`: `{username, password, provider, auth_type}`; only password providers. */
+export const deprecatedPasswordAuthBody = passwordBody.extend({
+  provider: z.enum(PASSWORD_PROVIDERS),
+  auth_type: z.literal('password'),
+});

@@ -31,7 +31,7 @@ export function linkTokenRoutes(deps: LinkTokenRouteDeps) {
   const { db } = deps;
   const app = new Hono<AppEnv>({ strict: false });
 
-  app.route('/link/provider/password', passwordLinkRoutes(deps));
+  app.route('/link', passwordLinkRoutes(deps));
 
   app.get('/link/state', async (c) => {
     const token = await requireLinkToken(c, db, { allowConsumed: true });
