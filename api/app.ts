@@ -25,6 +25,7 @@ import type { LabOrderDeadlines } from '../workflows/lab-order/definitions.js';
 import { DEFAULT_REVIEW_DEADLINE_SECONDS } from '../workflows/lab-report/definitions.js';
 import { PARSER_UPLOAD_PATH, labReportRoutes } from './routes/lab-reports/index.js';
 import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
+import { publicBaseUrl } from '../lib/url-signing.js';
 import { linkRoutes } from './routes/link/index.js';
 import { linkTokenRoutes } from './routes/link/token-routes.js';
 import { oauthSandboxRoutes } from './routes/link/oauth-sandbox.js';
@@ -88,7 +89,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   // Link widget calls (link token, no API key): before the team-key middleware; each route checks its token.
   const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
   const startIngestion = config.WEARABLE_INGESTION_ENABLED ?? false;
-  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT ?? 8000}`;
+  const publicUrl = publicBaseUrl(config);
   app.route('/v2', linkTokenRoutes({ db: db.db, temporal, secretBox, startIngestion, publicUrl }));
   app.route('/link/oauth/sandbox', oauthSandboxRoutes({ db: db.db, temporal, startIngestion }));
 

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
-import { linkTokens, teamLinkConfig, teams } from '../schema/index.js';
+import { linkTokens, teamLinkConfig } from '../schema/index.js';
 
 export type LinkTokenRow = typeof linkTokens.$inferSelect;
 export type NewLinkToken = typeof linkTokens.$inferInsert;
@@ -36,8 +36,3 @@ export async function setTeamLinkSettings(db: DbOrTx, teamId: string, config: Li
     .onConflictDoUpdate({ target: teamLinkConfig.teamId, set: { rejectDuplicateConnection: config.rejectDuplicateConnection, updatedAt: now } });
 }
 
-/** The team's own row (team.get), or null. */
-export async function findTeam(db: DbOrTx, teamId: string) {
-  const [row] = await db.select().from(teams).where(eq(teams.id, teamId));
-  return row ?? null;
-}

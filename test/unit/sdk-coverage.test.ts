@@ -25,7 +25,7 @@ const NOT_YET_SERVED: Record<string, 'all' | string[]> = {
   workouts: 'all',
   introspect: 'all',
   // …and issue 11 for physicians and insurance.
-  team: ['getPhysicians'],
+  team: ['get', 'getPhysicians'],
   user: ['createInsurance', 'createPortalUrl', 'getLatestInsurance', 'getUserSignInToken'],
   // Issue 11 (collection methods, appointments, lab accounts, physicians, insurance).
   labTests: [

@@ -1,15 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
-import { findTeam, teamLinkSettings } from '../../../db/queries/link.js';
 import { findUser, findUserByClientUserId, listConnections } from '../../../db/queries/users.js';
 import { ALL_PROVIDERS, resourcesOf } from '../../../domain/link/catalog.js';
 import type { AppEnv } from '../../env.js';
-import { notFound } from '../../errors.js';
-import { parse, parseQuery } from '../../validation.js';
+import { parseQuery } from '../../validation.js';
 import { toClientFacingUser } from '../users/serialize.js';
 
-const teamIdParam = z.object({ team_id: z.uuid({ message: 'must be a UUID' }) });
 const searchQuery = z.object({ query_id: z.string().trim().min(1).max(255).optional() });
 const PRIORITY_RESOURCES = ['workouts', 'activity', 'sleep', 'body', 'timeseries'] as const;
 const prioritiesQuery = z.object({ data_type: z.enum(PRIORITY_RESOURCES).optional() });
@@ -30,7 +27,10 @@ function sourcePriorities(dataType?: (typeof PRIORITY_RESOURCES)[number]) {
   }));
 }
 
-/** The caller's team as the SDK's `team.*` calls see it (CONTRACT §10), mounted at `/v2/team`. */
+/**
+ * `team.getUserById` and the source priorities (CONTRACT §10), mounted at `/v2/team`. (`team.get` is
+ * h7's `api/routes/team/index.ts`; `team.getLinkConfig` is a link-token route.)
+ */
 export function teamSurfaceRoutes({ db }: { db: Db }) {
   const app = new Hono<AppEnv>({ strict: false });
 
@@ -47,29 +47,6 @@ export function teamSurfaceRoutes({ db }: { db: Db }) {
 
   app.get('/source/priorities', (c) => c.json(sourcePriorities(parseQuery(c, prioritiesQuery).data_type)));
   app.patch('/source/priorities', (c) => c.json(sourcePriorities()));
-
-  app.get('/:team_id', async (c) => {
-    const { team_id } = parse(teamIdParam, c.req.param(), 'path');
-    if (team_id !== c.get('teamId')) throw notFound('Team not found');
-    const team = await findTeam(db, team_id);
-    if (!team) throw notFound('Team not found');
-    const link = await teamLinkSettings(db, team_id);
-    return c.json({
-      id: team.id,
-      org_id: team.id,
-      name: team.name,
-      configuration: {
-        libreview: { practice_id: {} },
-        reject_duplicate_connection: link.rejectDuplicateConnection,
-        partial_webhooks_enabled: team.partialWebhooksEnabled,
-      },
-      testkits_texts_enabled: false,
-      lab_tests_patient_communication_enabled: false,
-      lab_tests_patient_sms_communication_enabled: false,
-      lab_tests_patient_email_communication_enabled: false,
-      delegated_flow: 'order_with_vital_physician_network',
-    });
-  });
 
   return app;
 }
