@@ -33,6 +33,13 @@ import { teamRoutes } from './routes/team/index.js';
 import { insuranceRoutes } from './routes/insurance/index.js';
 import { payorRoutes } from './routes/payor/index.js';
 import { userInsuranceRoutes } from './routes/users/insurance.js';
+import { linkRoutes } from './routes/link/index.js';
+import { linkTokenRoutes } from './routes/link/token-routes.js';
+import { oauthSandboxRoutes } from './routes/link/oauth-sandbox.js';
+import { providersRoutes } from './routes/providers/index.js';
+import { userConnectionRoutes } from './routes/users/connections.js';
+import { userInfoRoutes } from './routes/users/info.js';
+import { teamSurfaceRoutes } from './routes/team/surface.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -48,7 +55,8 @@ export interface AppDeps {
   > &
     Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'URL_SIGNING_SECRET' | 'PUBLIC_URL' | 'PORT' | 'DATA_DIR' | 'PARSER_REVIEW_DEADLINE_SECONDS'>> &
     Partial<Pick<Config, 'SERVICE_PHYSICIAN_FIRST_NAME' | 'SERVICE_PHYSICIAN_LAST_NAME' | 'SERVICE_PHYSICIAN_NPI'>> &
-    RateLimitSettings;
+    RateLimitSettings &
+    Partial<Pick<Config, 'WEARABLE_INGESTION_ENABLED'>>;
   /** Where uploaded lab reports are kept (default: files under $DATA_DIR/blobs). */
   blobs?: BlobStore;
   /** Tests lower the sandbox limit of lab report parsing jobs per team (default 300). */
@@ -90,6 +98,13 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   const urlSigner = lazyUrlSigner(db.db, config);
   app.route('/documents', signedDocumentsRoutes({ db: db.db, urlSigner }));
 
+  // Link widget calls (link token, no API key): before the team-key middleware; each route checks its token.
+  const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
+  const startIngestion = config.WEARABLE_INGESTION_ENABLED ?? false;
+  const publicUrl = publicBaseUrl(config);
+  app.route('/v2', linkTokenRoutes({ db: db.db, temporal, secretBox, startIngestion, publicUrl }));
+  app.route('/link/oauth/sandbox', oauthSandboxRoutes({ db: db.db, temporal, startIngestion }));
+
   const auth = teamAuth({
     db: db.db,
     environment: config.SERVICE_ENVIRONMENT,
@@ -101,9 +116,8 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   app.use('/lab_report/*', auth);
   for (const path of ['/v2/*', '/v3/*', '/lab_report/*']) app.use(path, limits.byTeam);
 
-  const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
   // Before the order routes: POST /v3/order/resend_events must not be read as an order id.
-  app.route('/', webhooksRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, secretBox, publicUrl: publicBaseUrl(config) }));
+  app.route('/', webhooksRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, secretBox, publicUrl }));
   // Lab accounts, team, insurance and payors (h7): before the user and lab-test routes, whose
   // parameterised paths would otherwise read `lab_account` or `insurance` as ids.
   app.route('/v2/user', userInsuranceRoutes({ db: db.db }));
@@ -111,6 +125,12 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   app.route('/v3', labAccountsRoutes({ db: db.db }));
   app.route('/v3/insurance', insuranceRoutes({ db: db.db }));
   app.route('/v3/payor', payorRoutes({ db: db.db }));
+  app.route('/v2/link', linkRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, publicUrl, startIngestion }));
+  app.route('/v2/providers', providersRoutes());
+  // Before the user routes: /v2/user/metrics is not a user id.
+  app.route('/v2/user', userConnectionRoutes({ db: db.db, temporal, ingestionEnabled: startIngestion }));
+  app.route('/v2/user', userInfoRoutes({ db: db.db, secretBox }));
+  app.route('/v2/team', teamSurfaceRoutes({ db: db.db }));
   app.route('/v2/user', usersRoutes({ db: db.db, temporal, deletionGraceSeconds: config.USER_DELETION_GRACE_SECONDS }));
   app.route(
     '/v3',

@@ -7,3 +7,4 @@ export * from './accounts.js';
 export * from './webhooks.js';
 export * from './lab-reports.js';
 export * from './insurance.js';
+export * from './link.js';

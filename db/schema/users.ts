@@ -38,8 +38,29 @@ export const providerConnections = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
     externalUserId: text('external_user_id'),
+    /** `connected`, `error` (see error_type) or `paused`; rows of abandoned link attempts are never written. */
     status: text('status').notNull().default('connected'),
     createdAt: tz('created_at').notNull().defaultNow(),
+    /** Password providers: `{username, password, region}` sealed with the service master key (lib/secret-box). */
+    sealedCredentials: text('sealed_credentials'),
+    /** How the connection was made: password, demo, manual, oauth, email. */
+    method: text('method').notNull().default('manual'),
+    errorType: text('error_type'),
+    errorMessage: text('error_message'),
+    erroredAt: tz('errored_at'),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('provider_connections_user_provider_uq').on(t.userId, t.provider)],
+  (t) => [
+    uniqueIndex('provider_connections_user_provider_uq').on(t.userId, t.provider),
+    index('provider_connections_provider_external_idx').on(t.provider, t.externalUserId),
+  ],
 );
+
+/** A user's demographics (`PATCH /v2/user/{id}/info`): personal data, so kept sealed with the service master key. */
+export const userInfo = pgTable('user_info', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sealed: text('sealed').notNull(),
+  updatedAt: tz('updated_at').notNull().defaultNow(),
+});

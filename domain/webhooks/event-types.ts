@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'labtest.appointment.updated',
   'labtest.result.critical',
   'provider.connection.created',
+  'provider.connection.error',
   'daily.data.workout_stream.created',
   'lab_report.parsing_job.created',
   'lab_report.parsing_job.updated',

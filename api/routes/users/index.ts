@@ -32,6 +32,7 @@ import {
   userPatchBody,
 } from './schemas.js';
 import { toClientFacingUser } from './serialize.js';
+import { resourceAvailability } from '../../../domain/link/catalog.js';
 
 export interface UsersDeps {
   db: Db;
@@ -117,7 +118,10 @@ export function usersRoutes({ db, temporal, deletionGraceSeconds }: UsersDeps) {
         created_on: conn.createdAt.toISOString(),
         status: conn.status,
         external_user_id: conn.externalUserId,
-        resource_availability: {},
+        ...(conn.status === 'error' && conn.erroredAt
+          ? { error_details: { error_type: conn.errorType ?? 'unknown', error_message: conn.errorMessage ?? '', errored_at: conn.erroredAt.toISOString() } }
+          : {}),
+        resource_availability: resourceAvailability(conn.provider),
       })),
     });
   });

@@ -1,0 +1,41 @@
+import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { teams } from './teams.js';
+import { users } from './users.js';
+
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * Link tokens (`POST /v2/link/token`) and link codes (`POST /v2/link/code/create`): one-time, expiring,
+ * bound to one user of one team. Only a SHA-256 hash of the token is kept.
+ */
+export const linkTokens = pgTable(
+  'link_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['token', 'code'] }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    provider: text('provider'),
+    redirectUrl: text('redirect_url'),
+    filterOnProviders: jsonb('filter_on_providers').$type<string[]>(),
+    expiresAt: tz('expires_at').notNull(),
+    /** Set by the first successful connection made with the token. */
+    consumedAt: tz('consumed_at'),
+    createdAt: tz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('link_tokens_user_idx').on(t.userId)],
+);
+
+/** A team's link settings (`team.getLinkConfig`; `reject_duplicate_connection`). Absent row = defaults. */
+export const teamLinkConfig = pgTable('team_link_config', {
+  teamId: uuid('team_id')
+    .primaryKey()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  rejectDuplicateConnection: boolean('reject_duplicate_connection').notNull().default(false),
+  updatedAt: tz('updated_at').notNull().defaultNow(),
+});
