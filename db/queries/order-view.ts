@@ -47,7 +47,9 @@ export function toClientFacingOrder(
       type: order.method,
       data: {
         id: order.detailsId,
-        shipment: order.shipment ?? null,
+        // per method (CONTRACT ClientFacing*Order): a kit has its shipment, a phlebotomy or walk-in order its appointment
+        ...(order.method === 'testkit' ? { shipment: order.shipment ?? null } : {}),
+        ...(order.method === 'at_home_phlebotomy' || order.method === 'walk_in_test' ? { appointment_id: null } : {}),
         created_at: order.createdAt.toISOString(),
         updated_at: order.updatedAt.toISOString(),
       },

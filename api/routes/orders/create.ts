@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Context } from 'hono';
 import type { NewOrder } from '../../../db/queries/orders.js';
 import { findIdempotencyKey } from '../../../db/queries/orders.js';
@@ -7,6 +7,7 @@ import { findLabAccount, labOfLabTest } from '../../../db/queries/lab-accounts.j
 import { orderView } from '../../../db/queries/order-view.js';
 import { findUser } from '../../../db/queries/users.js';
 import { requestHash, uuidFrom } from '../../../domain/orders/ids.js';
+import { COLLECTION_METHODS, type CollectionMethod } from '../../../domain/orders/status.js';
 import {
   createdUpdate,
   labOrderWorkflowId,
@@ -21,7 +22,7 @@ import type { OrdersDeps } from './deps.js';
 export const CREATED_MESSAGE = 'Order created successfully';
 
 /**
- * Checks what an order refers to: a live user of the team, an active testkit lab test it may order and,
+ * Checks what an order refers to: a live user of the team, an active lab test it may order and,
  * when given, one of the team's own active lab accounts at that test's lab.
  */
 export async function checkOrderRefs(deps: OrdersDeps, teamId: string, userId: string, labTestId: string, labAccountId?: string | null) {
@@ -30,16 +31,15 @@ export async function checkOrderRefs(deps: OrdersDeps, teamId: string, userId: s
   const test = await deps.findLabTest(teamId, labTestId);
   if (!test) throw notFound('Lab test not found');
   if (test.status !== 'active') throw badRequest(`Lab test ${labTestId} is not active`);
-  if (test.method !== 'testkit') {
-    throw badRequest(`Ordering ${test.method} lab tests is not supported yet; only testkit lab tests can be ordered`);
-  }
+  const method = COLLECTION_METHODS.find((m) => m === test.method);
+  if (!method) throw badRequest(`Lab test ${labTestId} has an unknown collection method ${test.method}`);
   if (labAccountId) {
     const account = await findLabAccount(deps.db, teamId, labAccountId);
     if (!account) throw notFound('Lab account not found');
     if (account.status !== 'active') throw badRequest(`Lab account ${labAccountId} is not active`);
     if (account.labId !== (await labOfLabTest(deps.db, labTestId))) throw badRequest(`Lab account ${labAccountId} is not at the lab of lab test ${labTestId}`);
   }
-  return { user, test };
+  return { user, test, method };
 }
 
 /**
@@ -50,8 +50,8 @@ export async function checkOrderRefs(deps: OrdersDeps, teamId: string, userId: s
 export async function startOrder(
   c: Context<AppEnv>,
   deps: OrdersDeps,
-  record: Omit<NewOrder, 'id' | 'workflowId' | 'detailsId' | 'teamId'>,
-  options: { registrable: boolean; idempotency: { key: string; requestHash: string } | null },
+  record: Omit<NewOrder, 'id' | 'workflowId' | 'detailsId' | 'teamId'> & { method: CollectionMethod },
+  options: { registrable: boolean; idempotency: { key: string; requestHash: string } | null; imported?: boolean },
 ) {
   const teamId = c.get('teamId');
   const orderId = options.idempotency ? uuidFrom(`order:${teamId}:${options.idempotency.key}`) : randomUUID();
@@ -59,8 +59,9 @@ export async function startOrder(
   const input: LabOrderInput = {
     orderId,
     teamId,
-    method: 'testkit',
+    method: record.method,
     registrable: options.registrable,
+    imported: options.imported ?? false,
     activateBy: record.activateBy ?? null,
     record: { ...record, id: orderId, teamId, workflowId, detailsId: randomUUID() },
     idempotency: options.idempotency,
@@ -79,6 +80,8 @@ export async function startOrder(
       }),
     });
   } catch (err) {
+    // The workflow could not record the order (data the database refuses): nothing was created.
+    if (err instanceof WorkflowUpdateFailedError) throw new HttpError(422, err.cause?.message ?? err.message);
     // Only possible under an idempotency key whose order has already finished its life: answer that order.
     if (!(err instanceof WorkflowExecutionAlreadyStartedError) || !options.idempotency) throw err;
   }

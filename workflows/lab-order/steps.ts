@@ -1,0 +1,38 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { createOrderActivities } from '../../activities/orders/index.js';
+
+export type OrderActivities = ReturnType<typeof createOrderActivities>;
+
+export const acts = proxyActivities<OrderActivities>({
+  // Database writes take milliseconds; a worker that died mid-activity is noticed after this long.
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+export const localActs = proxyLocalActivities<OrderActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+});
+
+/** Histories from before creation became one local activity replay the old path. */
+export const CREATE_IN_ONE_STEP = 'order-created-in-one-local-activity';
+/**
+ * Each step is a short Postgres transaction: run as local activities (no activity task round trip
+ * through the server; a run of simulated steps fits in one workflow task). Earlier histories replay
+ * with regular activities.
+ */
+export const STEPS_AS_LOCAL_ACTIVITIES = 'order-steps-as-local-activities';
+/** Completed orders stay open for corrected results (`completed.<method>.corrected`) for a while. */
+export const CORRECTION_WINDOW = 'order-correction-window';
+
+/**
+ * A step that can never succeed: the activity failed non-retryably (bad data that Postgres refuses, a
+ * constraint that cannot heal, a validation error — `InvalidData` and kin). Retrying would loop for ever.
+ */
+export function poisonOf(err: unknown): ApplicationFailure | null {
+  if (!(err instanceof ActivityFailure)) return null;
+  const cause = err.cause;
+  return cause instanceof ApplicationFailure && cause.nonRetryable ? cause : null;
+}
+
+export const refused = (reason: string) => ApplicationFailure.nonRetryable(reason, 'TransitionRefused');
