@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { type Vital, VitalError } from '@tryvital/vital-node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { CollectionMethod } from '../../domain/orders/status.js';
+import { testkitLabTest } from '../support/catalog-fixture.js';
+import { eventually, http, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';
+import { Receivers, createEndpoint } from '../support/webhooks.js';
+
+let stack: TestStack;
+const receivers = new Receivers();
+beforeAll(async () => {
+  // Completed orders end their workflow at once here (no correction window).
+  stack = await startTestStack({}, { orderDeadlines: { correctionWindowSeconds: 0 } });
+});
+afterEach(() => receivers.stopAll());
+afterAll(async () => {
+  await stack?.close();
+});
+
+const patientDetails = { firstName: 'Jane', lastName: 'Doe', dob: '1990-05-17', gender: 'female', phoneNumber: '+14155552671', email: 'jane@example.com' } as const;
+const patientAddress = { firstLine: '123 Main St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' };
+
+/** A team with a webhook receiver, a user and a lab test of `method`. */
+async function setup(method: CollectionMethod) {
+  const team = await newTeam(stack);
+  const client = sdkFor(stack, team.apiKey);
+  const receiver = await receivers.start();
+  await createEndpoint(stack, team.apiKey, receiver.url);
+  const { userId } = await client.user.create({ clientUserId: `methods-${randomUUID()}` });
+  const { labTestId } = await testkitLabTest(stack.db.db, team.teamId, method);
+  const create = () =>
+    client.labTests.createOrder({ userId, orderSet: { labTestIds: [labTestId] }, patientDetails, patientAddress } as Vital.CreateOrderRequestCompatible);
+  return { ...team, client, receiver, userId, labTestId, create };
+}
+
+const statuses = (o: Vital.ClientFacingOrder) => o.events.map((e) => e.status);
+
+/** The order once its last event is `status`. */
+async function reaching(client: ReturnType<typeof sdkFor>, orderId: string, status: string) {
+  return eventually(async () => {
+    const o = await client.labTests.getOrder(orderId);
+    return o.events.at(-1)?.status === status ? o : null;
+  });
+}
+
+/** The statuses announced by `labtest.order.*` webhooks for an order, in delivery order. */
+function announced(receiver: Awaited<ReturnType<Receivers['start']>>, orderId: string): string[] {
+  return receiver.accepted
+    .filter((r) => r.json.event_type.startsWith('labtest.order.') && r.json.data.id === orderId)
+    .map((r) => (r.json.data.last_event as { status: string }).status);
+}
+
+describe('on-site collection orders', () => {
+  it('go ordered → requisition_created → draw_completed (PATCH) → completed, each status announced once', async () => {
+    const t = await setup('on_site_collection');
+    const { order } = await t.create();
+    expect(order.details.type).toBe('on_site_collection');
+    await reaching(t.client, order.id, 'received.on_site_collection.requisition_created');
+
+    const drawn = await t.client.labTests.updateOnSiteCollectionOrderDrawCompleted(order.id);
+    expect(drawn.order.events.at(-1)?.status).toBe('sample_with_lab.on_site_collection.draw_completed');
+    expect(drawn.order.status).toBe('sample_with_lab');
+    // twice is refused: the lifecycle allows one draw
+    await expect(t.client.labTests.updateOnSiteCollectionOrderDrawCompleted(order.id)).rejects.toMatchObject({ statusCode: 400 });
+
+    await t.client.labTests.simulateOrderProcess(order.id, { finalStatus: 'completed.on_site_collection.completed' });
+    const done = await reaching(t.client, order.id, 'completed.on_site_collection.completed');
+    const expected = [
+      'received.on_site_collection.ordered',
+      'received.on_site_collection.requisition_created',
+      'sample_with_lab.on_site_collection.draw_completed',
+      'completed.on_site_collection.completed',
+    ];
+    expect(statuses(done)).toEqual(expected);
+    await eventually(async () => (announced(t.receiver, order.id).length === expected.length ? true : null));
+    expect(announced(t.receiver, order.id)).toEqual(expected);
+  });
+
+  it('answers 400/404/422 for draw_completed where it does not belong', async () => {
+    const kit = await setup('testkit');
+    const { order } = await kit.create();
+    const onKit = await http(stack, 'PATCH', `/v3/order/${order.id}/draw_completed`, { apiKey: kit.apiKey });
+    expect(onKit.status).toBe(400);
+    expect(onKit.json.detail).toMatch(/on_site_collection/);
+    const missing = await http(stack, 'PATCH', `/v3/order/${randomUUID()}/draw_completed`, { apiKey: kit.apiKey });
+    expect(missing.status).toBe(404);
+    expect(missing.json.detail).toBeTruthy();
+    const bad = await http(stack, 'PATCH', '/v3/order/not-a-uuid/draw_completed', { apiKey: kit.apiKey });
+    expect(bad.status).toBe(422);
+    // another team's on-site order is not found
+    const onSite = await setup('on_site_collection');
+    const { order: theirs } = await onSite.create();
+    expect((await http(stack, 'PATCH', `/v3/order/${theirs.id}/draw_completed`, { apiKey: kit.apiKey })).status).toBe(404);
+    // a cancelled on-site order refuses the draw
+    await reaching(onSite.client, theirs.id, 'received.on_site_collection.requisition_created');
+    await onSite.client.labTests.cancelOrder(theirs.id);
+    const afterCancel = await http(stack, 'PATCH', `/v3/order/${theirs.id}/draw_completed`, { apiKey: onSite.apiKey });
+    expect(afterCancel.status).toBe(400);
+    expect(afterCancel.json.detail).toBe('Transition from cancelled to draw_completed is not allowed');
+  });
+});
+
+describe('walk-in orders', () => {
+  it('simulate along the real path: a PSC appointment, partial results, completed', async () => {
+    const t = await setup('walk_in_test');
+    const { order } = await t.create();
+    expect(order.details.type).toBe('walk_in_test');
+    const raw = await http(stack, 'GET', `/v3/order/${order.id}`, { apiKey: t.apiKey });
+    expect((raw.json.details as { data: Record<string, unknown> }).data).toMatchObject({ appointment_id: null });
+    expect((raw.json.details as { data: Record<string, unknown> }).data).not.toHaveProperty('shipment');
+    await t.client.labTests.simulateOrderProcess(order.id, { finalStatus: 'completed.walk_in_test.completed' });
+    const done = await reaching(t.client, order.id, 'completed.walk_in_test.completed');
+    expect(statuses(done)).toEqual([
+      'received.walk_in_test.ordered',
+      'received.walk_in_test.requisition_created',
+      'collecting_sample.walk_in_test.appointment_pending',
+      'collecting_sample.walk_in_test.appointment_scheduled',
+      'sample_with_lab.walk_in_test.partial_results',
+      'completed.walk_in_test.completed',
+    ]);
+    const results = await t.client.labTests.getResultMetadata(order.id);
+    expect(results.status).toBe('final');
+  });
+
+  it('may be cancelled with a scheduled appointment, but not once results arrived', async () => {
+    const t = await setup('walk_in_test');
+    const a = (await t.create()).order;
+    await http(stack, 'POST', `/v3/order/${a.id}/test?final_status=collecting_sample.walk_in_test.appointment_scheduled&delay=0`, { apiKey: t.apiKey });
+    await reaching(t.client, a.id, 'collecting_sample.walk_in_test.appointment_scheduled');
+    const cancelled = await t.client.labTests.cancelOrder(a.id);
+    expect(statuses(cancelled.order).at(-1)).toBe('cancelled.walk_in_test.cancelled');
+
+    const b = (await t.create()).order;
+    await http(stack, 'POST', `/v3/order/${b.id}/test?final_status=sample_with_lab.walk_in_test.partial_results&delay=0`, { apiKey: t.apiKey });
+    await reaching(t.client, b.id, 'sample_with_lab.walk_in_test.partial_results');
+    const refused = await http(stack, 'POST', `/v3/order/${b.id}/cancel`, { apiKey: t.apiKey });
+    expect(refused.status).toBe(400);
+    expect(refused.json.detail).toBe('Transition from partial_results to cancelled is not allowed');
+  });
+});
+
+describe('at-home phlebotomy orders', () => {
+  it('simulate through a booked appointment and the draw to completed', async () => {
+    const t = await setup('at_home_phlebotomy');
+    const { order } = await t.create();
+    expect(order.details.type).toBe('at_home_phlebotomy');
+    await t.client.labTests.simulateOrderProcess(order.id, { finalStatus: 'completed.at_home_phlebotomy.completed' });
+    const done = await reaching(t.client, order.id, 'completed.at_home_phlebotomy.completed');
+    expect(statuses(done)).toEqual([
+      'received.at_home_phlebotomy.ordered',
+      'received.at_home_phlebotomy.requisition_created',
+      'collecting_sample.at_home_phlebotomy.appointment_pending',
+      'collecting_sample.at_home_phlebotomy.appointment_scheduled',
+      'collecting_sample.at_home_phlebotomy.draw_completed',
+      'completed.at_home_phlebotomy.completed',
+    ]);
+  });
+
+  it('may be cancelled after the draw, and refuses a customer-reported draw', async () => {
+    const t = await setup('at_home_phlebotomy');
+    const { order } = await t.create();
+    await http(stack, 'POST', `/v3/order/${order.id}/test?final_status=collecting_sample.at_home_phlebotomy.draw_completed&delay=0`, { apiKey: t.apiKey });
+    await reaching(t.client, order.id, 'collecting_sample.at_home_phlebotomy.draw_completed');
+    const draw = await http(stack, 'PATCH', `/v3/order/${order.id}/draw_completed`, { apiKey: t.apiKey });
+    expect(draw.status).toBe(400);
+    const cancelled = await t.client.labTests.cancelOrder(order.id);
+    expect(statuses(cancelled.order).at(-1)).toBe('cancelled.at_home_phlebotomy.cancelled');
+    await expect(t.client.labTests.cancelOrder(order.id)).rejects.toBeInstanceOf(VitalError);
+  });
+
+  it('honours X-Idempotency-Key as for testkits', async () => {
+    const t = await setup('at_home_phlebotomy');
+    const body = { user_id: t.userId, order_set: { lab_test_ids: [t.labTestId] }, patient_details: { first_name: 'Jane', last_name: 'Doe', dob: '1990-05-17', gender: 'female', phone_number: '+14155552671', email: 'jane@example.com' }, patient_address: { first_line: '123 Main St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' } };
+    const key = `phleb-${randomUUID()}`;
+    const first = await http(stack, 'POST', '/v3/order', { apiKey: t.apiKey, body, headers: { 'x-idempotency-key': key } });
+    const again = await http(stack, 'POST', '/v3/order', { apiKey: t.apiKey, body, headers: { 'x-idempotency-key': key } });
+    expect(first.status).toBe(200);
+    expect((again.json.order as { id: string }).id).toBe((first.json.order as { id: string }).id);
+    const changed = await http(stack, 'POST', '/v3/order', { apiKey: t.apiKey, body: { ...body, priority: true }, headers: { 'x-idempotency-key': key } });
+    expect(changed.status).toBe(409);
+  });
+});
