@@ -30,8 +30,8 @@ export const CORRECTION_WINDOW = 'order-correction-window';
  * constraint that cannot heal, a validation error — `InvalidData` and kin). Retrying would loop for ever.
  */
 export function poisonOf(err: unknown): ApplicationFailure | null {
-  if (!(err instanceof ActivityFailure)) return null;
-  const cause = err.cause;
+  // A regular activity's failure arrives wrapped in an ActivityFailure; a local activity's may arrive bare.
+  const cause = err instanceof ActivityFailure ? err.cause : err;
   return cause instanceof ApplicationFailure && cause.nonRetryable ? cause : null;
 }
 
