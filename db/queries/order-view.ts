@@ -4,6 +4,7 @@ import type { UrlSigner } from '../../lib/url-signing.js';
 import type { DbOrTx } from '../client.js';
 import type { OrderEventRow, OrderRow } from './orders.js';
 import { findOrder, listOrderEvents } from './orders.js';
+import { orderTransactionViews, type OrderTransactionView } from './order-transactions.js';
 
 /** Serialised lab tests by id (the catalogue's ClientFacingLabTest), loaded in bulk. */
 export type LabTestLoader = (db: DbOrTx, teamId: string, labTestIds: string[]) => Promise<Map<string, Record<string, unknown>>>;
@@ -30,6 +31,7 @@ export function toClientFacingOrder(
   events: OrderEventRow[],
   labTest: Record<string, unknown>,
   requisitionFormUrl: string | null = null,
+  transaction: OrderTransactionView | null = null,
 ) {
   const evs = events.map(event);
   const physician = order.physician
@@ -75,6 +77,7 @@ export function toClientFacingOrder(
     expected_result_by_date: order.expectedResultByDate,
     worst_case_result_by_date: order.worstCaseResultByDate,
     origin: order.origin,
+    order_transaction: transaction,
     clinical_notes: order.clinicalNotes,
   };
 }
@@ -93,16 +96,17 @@ export async function orderViews(
   loadLabTests: LabTestLoader,
   urlSigner: UrlSignerSource,
 ): Promise<ClientFacingOrder[]> {
-  const [events, tests] = await Promise.all([
+  const [events, tests, transactions] = await Promise.all([
     listOrderEvents(db, rows.map((r) => r.id)),
     loadLabTests(db, teamId, [...new Set(rows.map((r) => r.labTestId))]),
+    orderTransactionViews(db, teamId, [...new Set(rows.map((r) => r.transactionId))]),
   ]);
   const withRequisition = new Set(rows.filter((r) => hasRequisition((events.get(r.id) ?? []).map((e) => e.status))).map((r) => r.id));
   const signer = withRequisition.size ? await urlSigner() : null;
   const expiresAt = new Date(Date.now() + REQUISITION_URL_TTL_SECONDS * 1000);
   return rows.map((r) => {
     const url = signer && withRequisition.has(r.id) ? signer.sign(requisitionDocumentPath(r.id), expiresAt) : null;
-    return toClientFacingOrder(r, events.get(r.id) ?? [], tests.get(r.labTestId) ?? {}, url);
+    return toClientFacingOrder(r, events.get(r.id) ?? [], tests.get(r.labTestId) ?? {}, url, transactions.get(r.transactionId) ?? null);
   });
 }
 

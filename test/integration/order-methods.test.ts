@@ -180,3 +180,83 @@ describe('at-home phlebotomy orders', () => {
     expect(changed.status).toBe(409);
   });
 });
+
+interface TransactionJson {
+  id: string;
+  status: string;
+  orders: { id: string; origin: string; parent_id: string | null; low_level_status: string; low_level_status_created_at: string }[];
+}
+
+describe('order transactions and redraws', () => {
+  it('every order carries its transaction: on create, get, list, cancel and in webhooks', async () => {
+    const t = await setup('on_site_collection');
+    const created = await http(stack, 'POST', '/v3/order', {
+      apiKey: t.apiKey,
+      body: { user_id: t.userId, order_set: { lab_test_ids: [t.labTestId] }, patient_details: { first_name: 'Jane', last_name: 'Doe', dob: '1990-05-17', gender: 'female', phone_number: '+14155552671', email: 'jane@example.com' }, patient_address: { first_line: '123 Main St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' } },
+    });
+    const order = created.json.order as { id: string; order_transaction: TransactionJson };
+    expect(order.order_transaction).toMatchObject({ status: 'active', orders: [{ id: order.id, origin: 'initial', parent_id: null, low_level_status: expect.stringMatching(/^(ordered|requisition_created)$/) }] });
+    const txId = order.order_transaction.id;
+    const got = await http(stack, 'GET', `/v3/order/${order.id}`, { apiKey: t.apiKey });
+    expect((got.json.order_transaction as TransactionJson).id).toBe(txId);
+    const listed = await http(stack, 'GET', '/v3/orders', { apiKey: t.apiKey });
+    expect((listed.json.orders as { order_transaction: TransactionJson }[])[0]!.order_transaction.id).toBe(txId);
+    const cancelled = await http(stack, 'POST', `/v3/order/${order.id}/cancel`, { apiKey: t.apiKey });
+    expect((cancelled.json.order as { order_transaction: TransactionJson }).order_transaction).toMatchObject({ id: txId, status: 'cancelled', orders: [{ low_level_status: 'cancelled' }] });
+    const hooks = await eventually(async () => {
+      const mine = t.receiver.accepted.filter((r) => r.json.data.id === order.id);
+      return mine.length >= 3 ? mine : null;
+    });
+    expect(hooks.every((h) => (h.json.data.order_transaction as TransactionJson).id === txId)).toBe(true);
+    expect((hooks.at(-1)!.json.data.order_transaction as TransactionJson).status).toBe('cancelled');
+    // GET /v3/order_transaction/{id}
+    const tx = await http(stack, 'GET', `/v3/order_transaction/${txId}`, { apiKey: t.apiKey });
+    expect(tx.status).toBe(200);
+    expect(tx.json).toMatchObject({ id: txId, status: 'cancelled' });
+  });
+
+  it('a walk-in order with missing markers offers a redraw: a redraw order joins the transaction, created then updated', async () => {
+    const t = await setup('walk_in_test');
+    const { order } = await t.create();
+    const sim = await http(stack, 'POST', `/v3/order/${order.id}/test?final_status=collecting_sample.walk_in_test.redraw_available&delay=0`, {
+      apiKey: t.apiKey,
+      body: { has_missing_results: true },
+    });
+    expect(sim.status).toBe(200);
+    await reaching(t.client, order.id, 'collecting_sample.walk_in_test.redraw_available');
+    const initial = await eventually(async () => {
+      const o = await http(stack, 'GET', `/v3/order/${order.id}`, { apiKey: t.apiKey });
+      const tx = o.json.order_transaction as TransactionJson;
+      return tx.orders.length === 2 && tx.orders[1]!.low_level_status === 'requisition_created' ? tx : null;
+    });
+    const redraw = initial.orders[1]!;
+    expect(initial.status).toBe('active');
+    expect(initial.orders[0]).toMatchObject({ id: order.id, origin: 'initial', low_level_status: 'redraw_available' });
+    expect(redraw).toMatchObject({ origin: 'redraw', parent_id: order.id });
+    // not cancellable once it offers a redraw
+    expect((await http(stack, 'POST', `/v3/order/${order.id}/cancel`, { apiKey: t.apiKey })).status).toBe(400);
+    // the redraw announces itself: created (ordered), then updated at requisition_created
+    await eventually(async () => (announced(t.receiver, redraw.id).length >= 2 ? true : null));
+    expect(announced(t.receiver, redraw.id).slice(0, 2)).toEqual(['received.walk_in_test.ordered', 'received.walk_in_test.requisition_created']);
+    expect(t.receiver.accepted.find((r) => r.json.data.id === redraw.id)?.json.event_type).toBe('labtest.order.created');
+    // at most one redraw: the redraw completes even with markers still missing
+    await http(stack, 'POST', `/v3/order/${redraw.id}/test?final_status=completed.walk_in_test.completed&delay=0`, { apiKey: t.apiKey, body: { has_missing_results: true } });
+    await reaching(t.client, redraw.id, 'completed.walk_in_test.completed');
+    const done = await http(stack, 'GET', `/v3/order_transaction/${initial.id}`, { apiKey: t.apiKey });
+    expect(done.json).toMatchObject({ id: initial.id, status: 'completed' });
+  });
+
+  it('GET /v3/order_transaction answers 422 for a bad id and 404 for an unknown or another team\'s transaction', async () => {
+    const a = await setup('on_site_collection');
+    const b = await setup('on_site_collection');
+    const { order } = await b.create();
+    const theirs = await http(stack, 'GET', `/v3/order/${order.id}`, { apiKey: b.apiKey });
+    const txId = (theirs.json.order_transaction as TransactionJson).id;
+    const bad = await http(stack, 'GET', '/v3/order_transaction/nope', { apiKey: a.apiKey });
+    expect(bad.status).toBe(422);
+    const unknown = await http(stack, 'GET', `/v3/order_transaction/${randomUUID()}`, { apiKey: a.apiKey });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.detail).toBe('Order transaction not found');
+    expect((await http(stack, 'GET', `/v3/order_transaction/${txId}`, { apiKey: a.apiKey })).status).toBe(404);
+  });
+});

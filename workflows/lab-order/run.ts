@@ -20,6 +20,7 @@ import {
   simulateUpdate,
   stateQuery,
 } from './definitions.js';
+import { startRedraw } from './redraw.js';
 import { shipmentPatch, type ShipmentRecord } from './shipment.js';
 import { CORRECTION_WINDOW, CREATE_IN_ONE_STEP, STEPS_AS_LOCAL_ACTIVITIES, acts, localActs, poisonOf, refused } from './steps.js';
 
@@ -250,6 +251,9 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     if (cmd.kind === 'shipment') job.shipment = { event: cmd.event, courier: 'usps', trackingNumber: `SIM${input.orderId.slice(0, 8).toUpperCase()}` };
     return job;
   }
+
+  // An initial walk-in order with markers missing gets its redraw, in the same order transaction.
+  if (state.low === 'redraw_available' && input.record.transactionId) await startRedraw(input);
 
   // A completed order still takes corrected results for a while.
   if (lc.takesCorrections(state) && deadlines.correctionWindowSeconds > 0 && patched(CORRECTION_WINDOW)) {

@@ -6,7 +6,7 @@ import { findIdempotencyKey } from '../../../db/queries/orders.js';
 import { findLabAccount, labOfLabTest } from '../../../db/queries/lab-accounts.js';
 import { orderView } from '../../../db/queries/order-view.js';
 import { findUser } from '../../../db/queries/users.js';
-import { requestHash, uuidFrom } from '../../../domain/orders/ids.js';
+import { requestHash, transactionIdOf, uuidFrom } from '../../../domain/orders/ids.js';
 import { COLLECTION_METHODS, type CollectionMethod } from '../../../domain/orders/status.js';
 import {
   createdUpdate,
@@ -62,8 +62,10 @@ export async function startOrder(
     method: record.method,
     registrable: options.registrable,
     imported: options.imported ?? false,
+    // Redraws need the lab's opt-in, which production labs do not report here yet; sandbox walk-in orders have it.
+    redraw: record.method === 'walk_in_test' && deps.environment === 'sandbox',
     activateBy: record.activateBy ?? null,
-    record: { ...record, id: orderId, teamId, workflowId, detailsId: randomUUID() },
+    record: { ...record, id: orderId, teamId, workflowId, detailsId: randomUUID(), origin: 'initial', transactionId: transactionIdOf(orderId) },
     idempotency: options.idempotency,
     ...(deps.deadlines ? { deadlines: deps.deadlines } : {}),
   };

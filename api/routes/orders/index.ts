@@ -21,6 +21,7 @@ import { parse, parseJsonBody, parseQuery } from '../../validation.js';
 import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
 import type { OrdersDeps } from './deps.js';
 import { orderDocumentsRoutes } from './documents.js';
+import { orderTransactionsRoutes } from './transactions.js';
 import {
   createOrderBody,
   createTestkitOrderBody,
@@ -269,6 +270,7 @@ export function ordersRoutes(deps: OrdersDeps) {
   });
 
   app.route('/', orderDocumentsRoutes(deps)); // requisition PDF and results: documents.ts
+  app.route('/', orderTransactionsRoutes(deps)); // an initial order and its redraws: transactions.ts
 
   return app;
 }
