@@ -5,6 +5,15 @@ import type { CollectionMethod } from '../../domain/orders/status.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
 import { eventually, http, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';
 import { Receivers, createEndpoint } from '../support/webhooks.js';
+import { recordHistory } from '../support/histories.js';
+import { labOrderWorkflowId } from '../../workflows/lab-order/definitions.js';
+
+/** Waits for the order's workflow to end and saves its history (with RECORD_HISTORIES=1) for the replay tests. */
+async function saveHistory(name: string, orderId: string, expected: string) {
+  const handle = stack.temporal.workflow.getHandle(labOrderWorkflowId(orderId));
+  await expect(handle.result()).resolves.toBe(expected);
+  await recordHistory(name, handle);
+}
 
 let stack: TestStack;
 const receivers = new Receivers();
@@ -74,6 +83,7 @@ describe('on-site collection orders', () => {
     expect(statuses(done)).toEqual(expected);
     await eventually(async () => (announced(t.receiver, order.id).length === expected.length ? true : null));
     expect(announced(t.receiver, order.id)).toEqual(expected);
+    await saveHistory('lab-order-on-site-completed', order.id, 'completed');
   });
 
   it('answers 400/404/422 for draw_completed where it does not belong', async () => {
@@ -120,6 +130,7 @@ describe('walk-in orders', () => {
     ]);
     const results = await t.client.labTests.getResultMetadata(order.id);
     expect(results.status).toBe('final');
+    await saveHistory('lab-order-walk-in-completed', order.id, 'completed');
   });
 
   it('may be cancelled with a scheduled appointment, but not once results arrived', async () => {
@@ -154,6 +165,7 @@ describe('at-home phlebotomy orders', () => {
       'collecting_sample.at_home_phlebotomy.draw_completed',
       'completed.at_home_phlebotomy.completed',
     ]);
+    await saveHistory('lab-order-phlebotomy-completed', order.id, 'completed');
   });
 
   it('may be cancelled after the draw, and refuses a customer-reported draw', async () => {
@@ -233,6 +245,7 @@ describe('order transactions and redraws', () => {
     expect(initial.status).toBe('active');
     expect(initial.orders[0]).toMatchObject({ id: order.id, origin: 'initial', low_level_status: 'redraw_available' });
     expect(redraw).toMatchObject({ origin: 'redraw', parent_id: order.id });
+    await saveHistory('lab-order-walk-in-redraw-available', order.id, 'redraw_available');
     // not cancellable once it offers a redraw
     expect((await http(stack, 'POST', `/v3/order/${order.id}/cancel`, { apiKey: t.apiKey })).status).toBe(400);
     // the redraw announces itself: created (ordered), then updated at requisition_created

@@ -14,6 +14,7 @@ import {
   type LabOrderInput,
 } from '../../workflows/lab-order/definitions.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
+import { recordHistory } from '../support/histories.js';
 import { eventually, http, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';
 
 // Data that passed the API's validation but that Postgres refuses (here a NUL byte, SQLSTATE 22021 in text and
@@ -88,6 +89,7 @@ describe('poison data in an order workflow', () => {
     const handle = stack.temporal.workflow.getHandle(labOrderWorkflowId(order.id));
     await handle.signal(resultsSignal, { final: true, interpretation: 'normal', results: [{ name: 'Hemoglobin A1c', result: POISON, type: 'comment' }] });
     await expect(handle.result()).resolves.toBe('do_not_process');
+    await recordHistory('lab-order-on-site-poison-results', handle);
     const after = await http(stack, 'GET', `/v3/order/${order.id}`, { apiKey: t.apiKey });
     const events = after.json.events as { status: string; status_detail: string | null }[];
     expect(events.at(-1)).toMatchObject({ status: 'cancelled.on_site_collection.do_not_process', status_detail: 'processing_error' });
