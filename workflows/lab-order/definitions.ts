@@ -106,6 +106,13 @@ export const resultsSignal = defineSignal<[ResultsInput]>('results');
 /** Caller-facing changes that must be accepted or refused synchronously. */
 export const registerUpdate = defineUpdate<{ low: LowLevelStatus }, [RegistrationInput]>('register');
 export const cancelUpdate = defineUpdate<{ low: LowLevelStatus }, [{ as: 'cancelled' | 'do_not_process' }]>('cancel');
+/** An appointment change asked of the order (CONTRACT §6); the workflow checks it against the order's state. */
+export type AppointmentChange =
+  | { action: 'book' | 'reschedule'; type: 'phlebotomy' | 'patient_service_center'; bookingKey: string; notes: string | null; accessNotes: string | null }
+  | { action: 'request'; type: 'phlebotomy'; provider: 'getlabs' | 'phlebfinders'; address: Record<string, unknown>; notes: string | null; accessNotes: string | null }
+  | { action: 'cancel'; type: 'phlebotomy' | 'patient_service_center'; reasonId: string; notes: string | null };
+export const appointmentUpdate = defineUpdate<{ appointmentId: string }, [AppointmentChange]>('appointment');
+
 /** On-site collection: the customer's staff drew the sample (PATCH /v3/order/{id}/draw_completed). */
 export const drawCompletedUpdate = defineUpdate<{ low: LowLevelStatus }>('drawCompleted');
 export const simulateUpdate = defineUpdate<{ accepted: true }, [SimulationRequest]>('simulate');

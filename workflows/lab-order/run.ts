@@ -5,11 +5,13 @@ import type { LowLevelStatus } from '../../domain/orders/status.js';
 import type { TestkitState } from '../../domain/orders/testkit-lifecycle.js';
 import { workflowNow } from '../shared/time.js';
 import {
+  type AppointmentChange,
   type LabOrderInput,
   type RegistrationInput,
   type ResultsInput,
   type ShipmentUpdate,
   type SimulationRequest,
+  appointmentUpdate,
   cancelUpdate,
   createdUpdate,
   drawCompletedUpdate,
@@ -22,12 +24,26 @@ import {
 } from './definitions.js';
 import { startRedraw } from './redraw.js';
 import { shipmentPatch, type ShipmentRecord } from './shipment.js';
-import { CORRECTION_WINDOW, CREATE_IN_ONE_STEP, STEPS_AS_LOCAL_ACTIVITIES, acts, localActs, poisonOf, refused } from './steps.js';
+import {
+  CORRECTION_WINDOW,
+  CREATE_IN_ONE_STEP,
+  SIMULATION_BOOKS_APPOINTMENTS,
+  STEPS_AS_LOCAL_ACTIVITIES,
+  acts,
+  localActs,
+  poisonOf,
+  providerRefusal,
+  refused,
+} from './steps.js';
+import { appointmentEventOf, appointmentRefusal } from '../../domain/appointments/rules.js';
+import { PHLEBOTOMY_CANCELLATION_REASONS } from '../../domain/appointments/reasons.js';
 
 type Outcome = { ok: true; low: LowLevelStatus } | { ok: false; reason: string };
 
 interface Job {
   cmd: OrderCommand;
+  appointment?: AppointmentChange;
+  appointmentId?: string;
   registration?: RegistrationInput;
   shipment?: ShipmentUpdate;
   results?: ResultsInput;
@@ -80,6 +96,21 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   setHandler(cancelUpdate, ({ as }) => submit({ cmd: { kind: 'cancel', as } }), {
     validator: ({ as }) => refuseUnless({ kind: 'cancel', as }),
   });
+  setHandler(
+    appointmentUpdate,
+    async (change) => {
+      const job: Job = { cmd: { kind: 'appointment', event: appointmentEventOf(change.action) }, appointment: change };
+      await submit(job);
+      return { appointmentId: job.appointmentId! };
+    },
+    {
+      validator: (change: AppointmentChange) => {
+        const why = isTestkitState(state) ? 'a testkit order has no appointments' : appointmentRefusal(state, change.action);
+        if (why) throw refused(why);
+        refuseUnless({ kind: 'appointment', event: appointmentEventOf(change.action) });
+      },
+    },
+  );
   setHandler(drawCompletedUpdate, () => submit({ cmd: { kind: 'draw_completed' } }), {
     validator: () => refuseUnless({ kind: 'draw_completed' }),
   });
@@ -160,6 +191,22 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     const decision = lc.decide(state, job.cmd);
     if (!decision.ok) return decision;
     try {
+      if (job.appointment || decision.effects?.includes('cancel_appointment')) {
+        const change: AppointmentChange = job.appointment ?? {
+          action: 'cancel',
+          type: 'phlebotomy',
+          reasonId: PHLEBOTOMY_CANCELLATION_REASONS[1].id,
+          notes: 'the order was cancelled',
+        };
+        try {
+          const done = await steps().changeAppointment({ changeId: uuid4(), teamId: input.teamId, orderId: input.orderId, beforeRequisition: state.low === 'ordered', change });
+          job.appointmentId = done.appointmentId;
+        } catch (err) {
+          const reason = providerRefusal(err);
+          if (!reason) throw err;
+          if (job.appointment) return { ok: false, reason }; // the provider refused: the order is unchanged
+        }
+      }
       if (job.results) await steps().storeResults({ orderId: input.orderId, results: job.results });
       if (job.shipment) shipment = shipmentPatch(shipment, job.shipment, uuid4(), new Date(workflowNow()).toISOString());
       for (const [i, low] of decision.steps.entries()) {
@@ -230,7 +277,8 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
       continue;
     }
     if (simStep && simulation) {
-      await apply(await simulatedJob(simStep, simulation));
+      // a step refused on the way (the sandbox provider had no slot) ends the simulation rather than retrying it
+      if (!(await apply(await simulatedJob(simStep, simulation))).ok) simulation = null;
       continue;
     }
     const timed = lc.deadline(state, deadlines);
@@ -247,6 +295,12 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
         if (!poisonOf(err)) throw err;
         return { cmd: { kind: 'processing_error' }, statusDetail: 'processing_error' };
       }
+    }
+    if (cmd.kind === 'appointment' && cmd.event === 'scheduled' && patched(SIMULATION_BOOKS_APPOINTMENTS)) {
+      const type = input.method === 'walk_in_test' ? 'patient_service_center' : 'phlebotomy';
+      const bookingKey = await steps().sandboxBookingKey({ orderId: input.orderId, type });
+      const action = !isTestkitState(state) && state.appointment === 'scheduled' ? 'reschedule' : 'book';
+      if (bookingKey) job.appointment = { action, type, bookingKey, notes: 'sandbox simulation', accessNotes: null };
     }
     if (cmd.kind === 'shipment') job.shipment = { event: cmd.event, courier: 'usps', trackingNumber: `SIM${input.orderId.slice(0, 8).toUpperCase()}` };
     return job;

@@ -1,7 +1,8 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { createAppointmentActivities } from '../../activities/appointments/index.js';
 import type { createOrderActivities } from '../../activities/orders/index.js';
 
-export type OrderActivities = ReturnType<typeof createOrderActivities>;
+export type OrderActivities = ReturnType<typeof createOrderActivities> & ReturnType<typeof createAppointmentActivities>;
 
 export const acts = proxyActivities<OrderActivities>({
   // Database writes take milliseconds; a worker that died mid-activity is noticed after this long.
@@ -33,6 +34,15 @@ export function poisonOf(err: unknown): ApplicationFailure | null {
   // A regular activity's failure arrives wrapped in an ActivityFailure; a local activity's may arrive bare.
   const cause = err instanceof ActivityFailure ? err.cause : err;
   return cause instanceof ApplicationFailure && cause.nonRetryable ? cause : null;
+}
+
+/** Simulated draw orders book a real sandbox appointment on their way (histories from before walk without one). */
+export const SIMULATION_BOOKS_APPOINTMENTS = 'order-simulation-books-appointments';
+
+/** A refusal by the scheduling provider (slot full, key expired): the change is refused, the order goes on. */
+export function providerRefusal(err: unknown): string | null {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure && cause.type === 'AppointmentRefused' ? cause.message : null;
 }
 
 export const refused = (reason: string) => ApplicationFailure.nonRetryable(reason, 'TransitionRefused');
