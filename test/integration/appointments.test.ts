@@ -185,3 +185,37 @@ describe('at-home phlebotomy appointments', () => {
     expect((await statuses(t.client, t.order.id)).at(-1)).toBe('collecting_sample.at_home_phlebotomy.appointment_pending');
   });
 });
+
+describe('PSC and area information over the sandbox sites', () => {
+  it('lists PSCs near a ZIP by distance, for an order, and the area coverage', async () => {
+    const t = await setup('walk_in_test', { firstLine: '1 Market St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' });
+    const order = await http(stack, 'GET', `/v3/order/${t.order.id}`, { apiKey: t.apiKey });
+    const labId = (order.json.lab_test as { lab: { id: number } }).lab.id;
+    const info = await t.client.labTests.getPscInfo({ zipCode: '94105', labId, radius: '25' });
+    expect(info.patientServiceCenters.map((p) => p.siteCode)).toEqual(['QSCA01', 'QSCA02']);
+    expect(info.patientServiceCenters[0]!.distance).toBeLessThan(info.patientServiceCenters[1]!.distance);
+    expect(info.patientServiceCenters[1]!.distance).toBeGreaterThan(5); // Oakland, across the bay (haversine)
+    expect((await t.client.labTests.getOrderPscInfo(t.order.id, {})).patientServiceCenters[0]!.siteCode).toBe('QSCA01');
+    const area = await t.client.labTests.getAreaInfo({ zipCode: '85004' });
+    expect(area.phlebotomy).toMatchObject({ isServed: true, providers: [{ name: 'getlabs', serviceTypes: ['appointment-ready'] }] });
+    const sf = await http(stack, 'GET', '/v3/order/area/info?zip_code=94105', { apiKey: t.apiKey });
+    expect((sf.json.phlebotomy as { is_served: boolean }).is_served).toBe(false);
+
+    const bad: [string, number][] = [
+      ['/v3/order/psc/info?zip_code=94105', 422],
+      ['/v3/order/psc/info?zip_code=941&lab_id=1', 422],
+      [`/v3/order/psc/info?zip_code=94105&lab_id=${labId}&radius=3`, 422],
+      [`/v3/order/psc/info?zip_code=94105&lab_id=${labId}&capabilities=teleport`, 422],
+      ['/v3/order/psc/info?zip_code=94105&lab_id=999999', 404],
+      [`/v3/order/psc/info?zip_code=99999&lab_id=${labId}`, 404],
+      ['/v3/order/area/info', 422],
+      [`/v3/order/${randomUUID()}/psc/info`, 404],
+      ['/v3/order/nope/psc/info', 422],
+    ];
+    for (const [path, status] of bad) {
+      const res = await http(stack, 'GET', path, { apiKey: t.apiKey });
+      expect(res.status, path).toBe(status);
+      expect(res.json.detail, path).toBeTruthy();
+    }
+  });
+});

@@ -15,6 +15,7 @@ import { HttpError, badRequest, notFound } from '../../errors.js';
 import { parse, parseJsonBody, parseQuery } from '../../validation.js';
 import type { OrdersDeps } from '../orders/deps.js';
 import { orderIdParam } from '../orders/schemas.js';
+import { locationInfoRoutes } from './info.js';
 import { pscAppointmentRoutes } from './psc.js';
 import { bookingBody, phlebotomyCancelBody, requestBody, startDateQuery, usAddress } from './schemas.js';
 
@@ -94,5 +95,6 @@ export function appointmentRoutes(deps: OrdersDeps) {
   app.get('/order/:order_id/phlebotomy/appointment', (c) => getAppointment(c, deps, 'phlebotomy'));
 
   app.route('/', pscAppointmentRoutes(deps));
+  app.route('/', locationInfoRoutes(deps));
   return app;
 }
