@@ -273,3 +273,35 @@ describe('order transactions and redraws', () => {
     expect((await http(stack, 'GET', `/v3/order_transaction/${txId}`, { apiKey: a.apiKey })).status).toBe(404);
   });
 });
+
+describe('POST /v3/order/import', () => {
+  it('imports an order whose requisition exists: requisition_bypassed, then the usual path; duplicates and bad bodies refused', async () => {
+    const t = await setup('walk_in_test');
+    const sampleId = `LC-${randomUUID().slice(0, 8)}`;
+    const { order } = await t.client.labTests.importOrder({
+      userId: t.userId,
+      billingType: 'client_bill',
+      orderSet: { labTestIds: [t.labTestId] },
+      collectionMethod: 'walk_in_test',
+      patientDetails,
+      patientAddress: { ...patientAddress, receiverName: 'Jane Doe' }, // the SDK's ImportOrderBody requires it
+      sampleId,
+    } as Vital.ImportOrderBody);
+    expect(order.sampleId).toBe(sampleId);
+    const bypassed = await reaching(t.client, order.id, 'received.walk_in_test.requisition_bypassed');
+    expect(bypassed.events.map((e) => e.status)).toEqual(['received.walk_in_test.ordered', 'received.walk_in_test.requisition_bypassed']);
+    const raw = await http(stack, 'GET', `/v3/order/${order.id}`, { apiKey: t.apiKey });
+    expect(raw.json.requisition_form_url).toBeNull();
+
+    const body = { user_id: t.userId, billing_type: 'client_bill', order_set: { lab_test_ids: [t.labTestId] }, collection_method: 'walk_in_test', patient_details: { first_name: 'Jane', last_name: 'Doe', dob: '1990-05-17', gender: 'female', phone_number: '+14155552671', email: 'jane@example.com' }, patient_address: { first_line: '123 Main St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' }, sample_id: sampleId };
+    const dup = await http(stack, 'POST', '/v3/order/import', { apiKey: t.apiKey, body });
+    expect(dup.status).toBe(400);
+    expect(dup.json.detail).toBe(`An order with sample_id ${sampleId} already exists`);
+    for (const bad of [{ ...body, sample_id: undefined }, { ...body, sample_id: 'a b' }, { ...body, collection_method: 'testkit' }, { ...body, billing_type: undefined }]) {
+      const res = await http(stack, 'POST', '/v3/order/import', { apiKey: t.apiKey, body: { ...bad, sample_id: bad.sample_id === sampleId ? `X-${randomUUID().slice(0, 8)}` : bad.sample_id } });
+      expect(res.status).toBe(422);
+      expect(res.json.detail).toBeTruthy();
+    }
+    expect((await http(stack, 'POST', '/v3/order/import', { apiKey: t.apiKey, body: { ...body, user_id: randomUUID(), sample_id: 'FRESH-1234' } })).status).toBe(404);
+  });
+});

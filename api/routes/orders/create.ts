@@ -25,7 +25,15 @@ export const CREATED_MESSAGE = 'Order created successfully';
  * Checks what an order refers to: a live user of the team, an active lab test it may order and,
  * when given, one of the team's own active lab accounts at that test's lab.
  */
-export async function checkOrderRefs(deps: OrdersDeps, teamId: string, userId: string, labTestId: string, labAccountId?: string | null) {
+export async function checkOrderRefs(
+  deps: OrdersDeps,
+  teamId: string,
+  userId: string,
+  labTestId: string,
+  labAccountId?: string | null,
+  /** Imported orders may name a lab account still being set up (`PENDING`). */
+  options: { allowPendingAccount?: boolean } = {},
+) {
   const user = await findUser(deps.db, teamId, userId);
   if (!user || user.deletedAt) throw notFound('User does not exist on this team');
   const test = await deps.findLabTest(teamId, labTestId);
@@ -36,7 +44,8 @@ export async function checkOrderRefs(deps: OrdersDeps, teamId: string, userId: s
   if (labAccountId) {
     const account = await findLabAccount(deps.db, teamId, labAccountId);
     if (!account) throw notFound('Lab account not found');
-    if (account.status !== 'active') throw badRequest(`Lab account ${labAccountId} is not active`);
+    const usable = account.status === 'active' || (options.allowPendingAccount && account.status.toLowerCase() === 'pending');
+    if (!usable) throw badRequest(`Lab account ${labAccountId} is not active`);
     if (account.labId !== (await labOfLabTest(deps.db, labTestId))) throw badRequest(`Lab account ${labAccountId} is not at the lab of lab test ${labTestId}`);
   }
   return { user, test, method };

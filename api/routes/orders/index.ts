@@ -22,6 +22,7 @@ import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } fro
 import type { OrdersDeps } from './deps.js';
 import { orderDocumentsRoutes } from './documents.js';
 import { orderTransactionsRoutes } from './transactions.js';
+import { importOrderRoutes } from './import.js';
 import { appointmentRoutes } from '../appointments/index.js';
 import {
   createOrderBody,
@@ -273,6 +274,7 @@ export function ordersRoutes(deps: OrdersDeps) {
   app.route('/', orderDocumentsRoutes(deps)); // requisition PDF and results: documents.ts
   app.route('/', orderTransactionsRoutes(deps)); // an initial order and its redraws: transactions.ts
   app.route('/', appointmentRoutes(deps)); // phlebotomy and PSC appointments: api/routes/appointments/
+  app.route('/', importOrderRoutes(deps)); // orders whose requisition already exists: import.ts
 
   return app;
 }
