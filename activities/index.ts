@@ -12,6 +12,7 @@ import type { UrlSigner } from '../lib/url-signing.js';
 import type { OrderPayloadBuilder } from '../db/queries/orders.js';
 import type { Logger } from '../lib/logger.js';
 import { createOrderActivities } from './orders/index.js';
+import { createAppointmentActivities } from './appointments/index.js';
 import { createUserActivities } from './users/index.js';
 import { createLabReportActivities } from './lab-reports/index.js';
 import { createConnectionActivities } from './connections/index.js';
@@ -76,6 +77,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createUserActivities({ ...deps, blobs }),
     ...createOrderActivities({ ...deps, orderPayload: async () => orderPayloadBuilder(await urlSigner()), wakeEndpoints: wake }),
+    ...createAppointmentActivities({ db: deps.db, logger: deps.logger, wakeEndpoints: wake }),
     ...createWebhookActivities({ ...deps, settings: webhookSettings(deps.config), secretBox, wake }),
     ...createLabReportActivities({ ...deps, blobs, wakeEndpoints: wake }),
     ...createConnectionActivities({ ...deps, secretBox, wakeEndpoints: wake }),

@@ -4,6 +4,7 @@ import type { UrlSigner } from '../../lib/url-signing.js';
 import type { DbOrTx } from '../client.js';
 import type { OrderEventRow, OrderRow } from './orders.js';
 import { findOrder, listOrderEvents } from './orders.js';
+import { orderTransactionViews, type OrderTransactionView } from './order-transactions.js';
 
 /** Serialised lab tests by id (the catalogue's ClientFacingLabTest), loaded in bulk. */
 export type LabTestLoader = (db: DbOrTx, teamId: string, labTestIds: string[]) => Promise<Map<string, Record<string, unknown>>>;
@@ -39,6 +40,7 @@ export function toClientFacingOrder(
   events: OrderEventRow[],
   labTest: Record<string, unknown>,
   requisitionFormUrl: string | null = null,
+  transaction: OrderTransactionView | null = null,
 ) {
   const evs = events.map(event);
   const physician = order.physician
@@ -56,7 +58,9 @@ export function toClientFacingOrder(
       type: order.method,
       data: {
         id: order.detailsId,
-        shipment: order.shipment ?? null,
+        // per method (CONTRACT ClientFacing*Order): a kit has its shipment, a phlebotomy or walk-in order its appointment
+        ...(order.method === 'testkit' ? { shipment: order.shipment ?? null } : {}),
+        ...(order.method === 'at_home_phlebotomy' || order.method === 'walk_in_test' ? { appointment_id: null } : {}),
         created_at: order.createdAt.toISOString(),
         updated_at: order.updatedAt.toISOString(),
       },
@@ -82,6 +86,7 @@ export function toClientFacingOrder(
     expected_result_by_date: order.expectedResultByDate,
     worst_case_result_by_date: order.worstCaseResultByDate,
     origin: order.origin,
+    order_transaction: transaction,
     clinical_notes: order.clinicalNotes,
   };
 }
@@ -100,16 +105,17 @@ export async function orderViews(
   loadLabTests: LabTestLoader,
   urlSigner: UrlSignerSource,
 ): Promise<ClientFacingOrder[]> {
-  const [events, tests] = await Promise.all([
+  const [events, tests, transactions] = await Promise.all([
     listOrderEvents(db, rows.map((r) => r.id)),
     loadLabTests(db, teamId, [...new Set(rows.map((r) => r.labTestId))]),
+    orderTransactionViews(db, teamId, [...new Set(rows.map((r) => r.transactionId))]),
   ]);
   const withRequisition = new Set(rows.filter((r) => hasRequisition((events.get(r.id) ?? []).map((e) => e.status))).map((r) => r.id));
   const signer = withRequisition.size ? await urlSigner() : null;
   const expiresAt = new Date(Date.now() + REQUISITION_URL_TTL_SECONDS * 1000);
   return rows.map((r) => {
     const url = signer && withRequisition.has(r.id) ? signer.sign(requisitionDocumentPath(r.id), expiresAt) : null;
-    return toClientFacingOrder(r, events.get(r.id) ?? [], tests.get(r.labTestId) ?? {}, url);
+    return toClientFacingOrder(r, events.get(r.id) ?? [], tests.get(r.labTestId) ?? {}, url, transactions.get(r.transactionId) ?? null);
   });
 }
 

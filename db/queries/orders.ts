@@ -4,11 +4,15 @@ import { topLevelOf } from '../../domain/orders/status.js';
 import type { DbOrTx } from '../client.js';
 import { idempotencyKeys, labTests, orderEvents, orderResults, orders, teams, users, type ShipmentData } from '../schema/index.js';
 import { recordTeamEvent } from './events.js';
-import { uuidFrom } from '../../domain/orders/ids.js';
+import { transactionIdOf, uuidFrom } from '../../domain/orders/ids.js';
+import { openOrderTransaction } from './order-transactions.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
-export type NewOrder = Omit<typeof orders.$inferInsert, 'status' | 'lowLevelStatus' | 'lowLevelStatusCreatedAt' | 'createdAt' | 'updatedAt'>;
+export type NewOrder = Omit<typeof orders.$inferInsert, 'status' | 'lowLevelStatus' | 'lowLevelStatusCreatedAt' | 'createdAt' | 'updatedAt' | 'transactionId'> & {
+  /** The transaction a redraw or recreation joins; an initial order opens its own (absent in records of older workflows). */
+  transactionId?: string;
+};
 
 /** Builds the webhook payload of an order (the order exactly as GET returns it) inside the same transaction. */
 export type OrderPayloadBuilder = (tx: DbOrTx, teamId: string, orderId: string) => Promise<Record<string, unknown>>;
@@ -33,10 +37,14 @@ export async function insertOrderRecord(
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const now = new Date();
+    const transactionId = order.transactionId ?? transactionIdOf(order.id);
+    // an initial order opens its transaction; a redraw or recreation joins its parent's
+    if ((order.origin ?? 'initial') === 'initial') await openOrderTransaction(tx, { id: transactionId, teamId: order.teamId, createdAt: now });
     const [created] = await tx
       .insert(orders)
       .values({
         ...order,
+        transactionId,
         status: topLevelOf(order.method as CollectionMethod, 'ordered'),
         lowLevelStatus: 'ordered',
         lowLevelStatusCreatedAt: now,

@@ -8,3 +8,4 @@ export * from './webhooks.js';
 export * from './lab-reports.js';
 export * from './insurance.js';
 export * from './link.js';
+export * from './appointments.js';

@@ -20,6 +20,22 @@ export interface ShipmentData {
 }
 
 /**
+ * One per initial order (`origin: initial`); redraws and recreations join their initial order's
+ * transaction. Its status is derived from its orders (db/queries/order-transactions.ts).
+ */
+export const orderTransactions = pgTable(
+  'order_transactions',
+  {
+    id: uuid('id').primaryKey(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    createdAt: tz('created_at').notNull(),
+  },
+  (t) => [index('order_transactions_team_idx').on(t.teamId)],
+);
+
+/**
  * The read model of a lab order. The order's workflow owns every change after creation; the API
  * reads this table (and order_events) and never asks the workflow for state.
  */
@@ -45,6 +61,11 @@ export const orders = pgTable(
     lowLevelStatusCreatedAt: tz('low_level_status_created_at').notNull(),
     sampleId: text('sample_id'),
     origin: text('origin').notNull().default('initial'),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => orderTransactions.id, { onDelete: 'cascade' }),
+    /** The order a redraw or recreation was made from. */
+    parentId: uuid('parent_id'),
     /** Id of the method-specific details record (`details.data.id`). */
     detailsId: uuid('details_id').notNull(),
     shipment: jsonb('shipment').$type<ShipmentData>(),
@@ -77,6 +98,7 @@ export const orders = pgTable(
     index('orders_team_user_idx').on(t.teamId, t.userId),
     index('orders_team_status_idx').on(t.teamId, t.lowLevelStatus),
     uniqueIndex('orders_sample_id_uq').on(t.sampleId),
+    index('orders_transaction_idx').on(t.transactionId, t.createdAt),
   ],
 );
 

@@ -26,3 +26,6 @@ export function requestHash(body: unknown): string {
         : v;
   return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
 }
+
+/** The id of the transaction an initial order opens (stable: a retried creation opens the same one). */
+export const transactionIdOf = (initialOrderId: string): string => uuidFrom(`order-transaction:${initialOrderId}`);

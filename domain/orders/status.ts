@@ -11,7 +11,7 @@ export const LOW_LEVEL_STATUSES = [
   'transit_lab', 'delivered_to_lab', 'completed', 'failure_to_deliver_to_lab', 'failure_to_deliver_to_customer',
   'problem_in_transit_lab', 'problem_in_transit_customer', 'sample_error', 'appointment_scheduled',
   'appointment_cancelled', 'appointment_pending', 'draw_completed', 'cancelled', 'lost', 'do_not_process',
-  'partial_results', 'awaiting_registration', 'registered', 'redraw_available',
+  'partial_results', 'awaiting_registration', 'registered', 'redraw_available', 'corrected', 'lab_processing_blocked',
 ] as const;
 export type LowLevelStatus = (typeof LOW_LEVEL_STATUSES)[number];
 
@@ -34,7 +34,9 @@ const TOP_OF: Record<LowLevelStatus, TopLevelStatus> = {
   redraw_available: 'collecting_sample',
   delivered_to_lab: 'sample_with_lab',
   partial_results: 'sample_with_lab',
+  lab_processing_blocked: 'sample_with_lab',
   completed: 'completed',
+  corrected: 'completed',
   failure_to_deliver_to_customer: 'failed',
   failure_to_deliver_to_lab: 'failed',
   sample_error: 'failed',
@@ -62,5 +64,9 @@ export function parseEventStatus(value: string): { method: CollectionMethod; low
   const parsed = { method: method as CollectionMethod, low: low as LowLevelStatus };
   return topLevelOf(parsed.method, parsed.low) === top ? parsed : null;
 }
+
+/** Where an order came from (CONTRACT order.origin): the first order of a transaction, a redraw, or a recreation. */
+export const ORDER_ORIGINS = ['initial', 'redraw', 'recreation'] as const;
+export type OrderOrigin = (typeof ORDER_ORIGINS)[number];
 
 export const ORDER_EVENT_TYPES = { created: 'labtest.order.created', updated: 'labtest.order.updated' } as const;

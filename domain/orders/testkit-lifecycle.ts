@@ -1,3 +1,4 @@
+import { DEFAULT_DEADLINES, moveTo, type Deadline, type Lifecycle, type OrderCommand, type OrderDeadlines } from './lifecycle.js';
 import type { LowLevelStatus } from './status.js';
 
 /**
@@ -43,7 +44,7 @@ export type TestkitCommand =
 export type Decision = { ok: true; steps: LowLevelStatus[]; next: TestkitState } | { ok: false; reason: string };
 
 const TERMINAL: ReadonlySet<LowLevelStatus> = new Set([
-  'completed', 'cancelled', 'do_not_process', 'failure_to_deliver_to_customer', 'failure_to_deliver_to_lab',
+  'completed', 'corrected', 'cancelled', 'do_not_process', 'failure_to_deliver_to_customer', 'failure_to_deliver_to_lab',
   'sample_error', 'lost',
 ]);
 const CANCELLABLE: ReadonlySet<LowLevelStatus> = new Set(['ordered', 'awaiting_registration', 'registered', 'requisition_created']);
@@ -164,3 +165,60 @@ export function nextTowards(s: TestkitState, target: LowLevelStatus): TestkitCom
       return target === 'completed' ? { kind: 'results', final: true } : null;
   }
 }
+
+const TESTKIT_COMMANDS: ReadonlySet<OrderCommand['kind']> = new Set(['activate', 'register', 'shipment', 'results', 'sample_error', 'cancel']);
+const isTestkitCommand = (cmd: OrderCommand): cmd is TestkitCommand => TESTKIT_COMMANDS.has(cmd.kind);
+
+function waitingFor(s: TestkitState): string {
+  if (s.low === 'completed' || s.low === 'corrected') return 'corrected results, if any';
+  if (TERMINAL.has(s.low)) return 'nothing: the order is finished';
+  if (s.low === 'ordered') return 'activation (activate_by date)';
+  if (!s.registered && s.shipping !== 'transit_lab' && s.shipping !== 'delivered_to_lab') {
+    return s.shipping === 'with_customer' ? 'kit registration by the customer' : 'kit shipment to the customer and registration';
+  }
+  switch (s.shipping) {
+    case 'none':
+      return 'kit shipment to the customer';
+    case 'transit_customer':
+    case 'out_for_delivery':
+      return 'delivery of the kit to the customer';
+    case 'with_customer':
+      return 'the sample to be sent to the lab';
+    case 'transit_lab':
+      return 'delivery of the sample to the lab';
+    case 'delivered_to_lab':
+      return s.results === 'partial' ? 'final results' : 'results from the lab';
+  }
+}
+
+function deadline(s: TestkitState, d: OrderDeadlines = DEFAULT_DEADLINES): Deadline | null {
+  if (s.low === 'ordered') return { from: 'activation', seconds: 0, cmd: { kind: 'activate' }, statusDetail: null };
+  if (TERMINAL.has(s.low)) return null;
+  if (s.shipping === 'transit_customer' || s.shipping === 'out_for_delivery') {
+    return { from: 'leg', seconds: d.outboundTransitSeconds, cmd: { kind: 'shipment', event: 'failure_to_deliver_to_customer' }, statusDetail: 'delivery_deadline_exceeded' };
+  }
+  if (s.shipping === 'transit_lab') {
+    return { from: 'leg', seconds: d.inboundTransitSeconds, cmd: { kind: 'shipment', event: 'lost' }, statusDetail: 'delivery_deadline_exceeded' };
+  }
+  return null;
+}
+
+/** The testkit rules above behind the one lifecycle interface (domain/orders/lifecycle.ts). */
+export const testkitLifecycle: Lifecycle<TestkitState> = {
+  method: 'testkit',
+  decide(s, cmd) {
+    if (cmd.kind === 'correct') {
+      return s.low === 'completed' || s.low === 'corrected' ? moveTo(s, {}, ['corrected']) : { ok: false, reason: `correcting results is not possible while the order is ${s.low}` };
+    }
+    if (cmd.kind === 'processing_error') return TERMINAL.has(s.low) ? { ok: false, reason: `the order is already ${s.low}` } : moveTo(s, {}, ['do_not_process']);
+    return isTestkitCommand(cmd) ? decide(s, cmd) : { ok: false, reason: `a testkit order has no ${cmd.kind.replace('_', ' ')} step` };
+  },
+  afterCreation,
+  isTerminal,
+  takesCorrections: (s) => s.low === 'completed' || s.low === 'corrected',
+  canCancel,
+  leg: (s) => s.shipping,
+  deadline,
+  waitingFor,
+  nextTowards,
+};

@@ -70,13 +70,13 @@ describe('POST /v3/order/testkit', () => {
     expect(await orderCount(apiKey)).toBe(0);
   });
 
-  it('refuses a lab test that is not a testkit (other methods come later)', async () => {
+  it('refuses a lab test that is not a testkit on the testkit route', async () => {
     const team = await newTeam(stack);
     const user = await http(stack, 'POST', '/v2/user', { apiKey: team.apiKey, body: { client_user_id: 'walkin' } });
     const { labTestId } = await testkitLabTest(stack.db.db, team.teamId, 'walk_in_test');
     const res = await http(stack, 'POST', '/v3/order/testkit', { apiKey: team.apiKey, body: { user_id: user.json.user_id, lab_test_id: labTestId, shipping_details: shipping } });
     expect(res.status).toBe(400);
-    expect(res.json.detail).toMatch(/not supported yet/);
+    expect(res.json.detail).toMatch(/collected by walk_in_test, not by a testkit/);
   });
 });
 

@@ -9,7 +9,8 @@ import { eventually, http, newTeam, sdkFor, startTestStack, type TestStack } fro
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  // Completed orders end their workflow at once here (no correction window), so tests can await the result.
+  stack = await startTestStack({}, { orderDeadlines: { correctionWindowSeconds: 0 } });
 });
 afterAll(async () => {
   await stack?.close();

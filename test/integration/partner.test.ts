@@ -11,7 +11,8 @@ import { eventually, http, newTeam, startTestStack, type TestStack } from '../su
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  // Completed orders end their workflow at once here (no correction window), so tests can await the result.
+  stack = await startTestStack({}, { orderDeadlines: { correctionWindowSeconds: 0 } });
 });
 afterAll(async () => {
   await stack?.close();

@@ -26,6 +26,12 @@ describe('workflow replay', () => {
         'lab-order-testkit-registrable-completed-before-local-steps',
         // recorded before payload encryption (plain payloads pass through the codec)
         'lab-order-testkit-registrable-completed-plain-payloads',
+        // the other collection methods under the generic order workflow, a redraw, and a poison step
+        'lab-order-on-site-completed',
+        'lab-order-walk-in-completed',
+        'lab-order-phlebotomy-completed',
+        'lab-order-walk-in-redraw-available',
+        'lab-order-on-site-poison-results',
         // lab report parsing jobs: a PDF parsed straight through, and one approved by a reviewer
         'lab-report-job-pdf-completed',
         'lab-report-job-reviewed',

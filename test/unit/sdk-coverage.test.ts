@@ -26,14 +26,7 @@ const NOT_YET_SERVED: Record<string, 'all' | string[]> = {
   introspect: 'all',
   user: ['createPortalUrl', 'getUserSignInToken'],
   // Issue 11 (collection methods, appointments, lab accounts, physicians, insurance).
-  labTests: [
-    'bookPhlebotomyAppointment', 'bookPscAppointment', 'cancelPhlebotomyAppointment', 'cancelPscAppointment', 'getAreaInfo',
-    'getLabTestCollectionInstructionPdf', 'getOrderPscInfo',
-    'getPhlebotomyAppointment', 'getPhlebotomyAppointmentAvailability', 'getPhlebotomyAppointmentCancellationReason',
-    'getPscAppointment', 'getPscAppointmentAvailability', 'getPscAppointmentCancellationReason', 'getPscInfo', 'importOrder',
-    'requestPhlebotomyAppointment', 'reschedulePhlebotomyAppointment', 'reschedulePscAppointment',
-    'updateOnSiteCollectionOrderDrawCompleted',
-  ],
+  labTests: ['getLabTestCollectionInstructionPdf'],
   // In no issue yet: the aggregation (continuous query) API.
   aggregate: 'all',
 };

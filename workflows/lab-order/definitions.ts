@@ -1,6 +1,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { NewOrder } from '../../db/queries/orders.js';
-import type { LowLevelStatus } from '../../domain/orders/status.js';
+import type { DrawState } from '../../domain/orders/draw-lifecycle.js';
+import type { OrderDeadlines } from '../../domain/orders/lifecycle.js';
+import type { CollectionMethod, LowLevelStatus } from '../../domain/orders/status.js';
 import type { ShipmentEvent, TestkitState } from '../../domain/orders/testkit-lifecycle.js';
 import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
 
@@ -13,8 +15,12 @@ export const labOrderWorkflowId = (orderId: string): string => `lab-order-${orde
 export interface LabOrderInput {
   orderId: string;
   teamId: string;
-  method: 'testkit';
+  method: CollectionMethod;
   registrable: boolean;
+  /** Imported order (`POST /v3/order/import`): `requisition_bypassed` instead of `requisition_created`. Absent in older histories. */
+  imported?: boolean;
+  /** An initial walk-in order at a lab that offers redraws. */
+  redraw?: boolean;
   /** YYYY-mm-dd: a scheduled order stays `ordered` until this date. */
   activateBy: string | null;
   /** The order row to create (JSON-safe), and the idempotency key it was created under. */
@@ -24,17 +30,8 @@ export interface LabOrderInput {
   deadlines?: Partial<LabOrderDeadlines>;
 }
 
-export interface LabOrderDeadlines {
-  /** A kit not delivered to the customer within this time ends `failure_to_deliver_to_customer`. */
-  outboundTransitSeconds: number;
-  /** A sample not delivered to the lab within this time ends `lost`. */
-  inboundTransitSeconds: number;
-}
-
-export const DEFAULT_DEADLINES: LabOrderDeadlines = {
-  outboundTransitSeconds: 30 * 24 * 3600,
-  inboundTransitSeconds: 21 * 24 * 3600,
-};
+/** The order's durable deadlines (defaults live once, in domain/orders/lifecycle.ts). */
+export type LabOrderDeadlines = OrderDeadlines;
 
 export interface ShipmentUpdate {
   event: ShipmentEvent;
@@ -88,7 +85,12 @@ export interface SimulationRequest {
 
 export interface LabOrderState {
   orderId: string;
-  testkit: TestkitState;
+  method: CollectionMethod;
+  low: LowLevelStatus;
+  /** The lifecycle's state (its shape depends on the method). */
+  lifecycle: TestkitState | DrawState;
+  /** The same state for testkit orders (what courier and lab reports are checked against), else null. */
+  testkit: TestkitState | null;
   /** Number of events recorded so far (the last event's id). */
   events: number;
   /** What the order is waiting for now, in words (for operators and the dashboard). */
@@ -104,6 +106,15 @@ export const resultsSignal = defineSignal<[ResultsInput]>('results');
 /** Caller-facing changes that must be accepted or refused synchronously. */
 export const registerUpdate = defineUpdate<{ low: LowLevelStatus }, [RegistrationInput]>('register');
 export const cancelUpdate = defineUpdate<{ low: LowLevelStatus }, [{ as: 'cancelled' | 'do_not_process' }]>('cancel');
+/** An appointment change asked of the order (CONTRACT §6); the workflow checks it against the order's state. */
+export type AppointmentChange =
+  | { action: 'book' | 'reschedule'; type: 'phlebotomy' | 'patient_service_center'; bookingKey: string; notes: string | null; accessNotes: string | null }
+  | { action: 'request'; type: 'phlebotomy'; provider: 'getlabs' | 'phlebfinders'; address: Record<string, unknown>; notes: string | null; accessNotes: string | null }
+  | { action: 'cancel'; type: 'phlebotomy' | 'patient_service_center'; reasonId: string; notes: string | null };
+export const appointmentUpdate = defineUpdate<{ appointmentId: string }, [AppointmentChange]>('appointment');
+
+/** On-site collection: the customer's staff drew the sample (PATCH /v3/order/{id}/draw_completed). */
+export const drawCompletedUpdate = defineUpdate<{ low: LowLevelStatus }>('drawCompleted');
 export const simulateUpdate = defineUpdate<{ accepted: true }, [SimulationRequest]>('simulate');
 /** Completes once the order row exists (used with update-with-start by POST /v3/order*). */
 export const createdUpdate = defineUpdate<{ orderId: string }>('created');

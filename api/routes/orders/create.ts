@@ -7,7 +7,8 @@ import { findIdempotencyKey } from '../../../db/queries/orders.js';
 import { findLabAccount, labOfLabTest } from '../../../db/queries/lab-accounts.js';
 import { orderView } from '../../../db/queries/order-view.js';
 import { findUser } from '../../../db/queries/users.js';
-import { requestHash, uuidFrom } from '../../../domain/orders/ids.js';
+import { requestHash, transactionIdOf, uuidFrom } from '../../../domain/orders/ids.js';
+import { COLLECTION_METHODS, type CollectionMethod } from '../../../domain/orders/status.js';
 import {
   createdUpdate,
   labOrderWorkflowId,
@@ -22,25 +23,33 @@ import type { OrdersDeps } from './deps.js';
 export const CREATED_MESSAGE = 'Order created successfully';
 
 /**
- * Checks what an order refers to: a live user of the team, an active testkit lab test it may order and,
+ * Checks what an order refers to: a live user of the team, an active lab test it may order and,
  * when given, one of the team's own active lab accounts at that test's lab.
  */
-export async function checkOrderRefs(deps: OrdersDeps, teamId: string, userId: string, labTestId: string, labAccountId?: string | null) {
+export async function checkOrderRefs(
+  deps: OrdersDeps,
+  teamId: string,
+  userId: string,
+  labTestId: string,
+  labAccountId?: string | null,
+  /** Imported orders may name a lab account still being set up (`PENDING`). */
+  options: { allowPendingAccount?: boolean } = {},
+) {
   const user = await findUser(deps.db, teamId, userId);
   if (!user || user.deletedAt) throw notFound('User does not exist on this team');
   const test = await deps.findLabTest(teamId, labTestId);
   if (!test) throw notFound('Lab test not found');
   if (test.status !== 'active') throw badRequest(`Lab test ${labTestId} is not active`);
-  if (test.method !== 'testkit') {
-    throw badRequest(`Ordering ${test.method} lab tests is not supported yet; only testkit lab tests can be ordered`);
-  }
+  const method = COLLECTION_METHODS.find((m) => m === test.method);
+  if (!method) throw badRequest(`Lab test ${labTestId} has an unknown collection method ${test.method}`);
   if (labAccountId) {
     const account = await findLabAccount(deps.db, teamId, labAccountId);
     if (!account) throw notFound('Lab account not found');
-    if (account.status !== 'active') throw badRequest(`Lab account ${labAccountId} is not active`);
+    const usable = account.status === 'active' || (options.allowPendingAccount && account.status.toLowerCase() === 'pending');
+    if (!usable) throw badRequest(`Lab account ${labAccountId} is not active`);
     if (account.labId !== (await labOfLabTest(deps.db, labTestId))) throw badRequest(`Lab account ${labAccountId} is not at the lab of lab test ${labTestId}`);
   }
-  return { user, test };
+  return { user, test, method };
 }
 
 /**
@@ -51,8 +60,8 @@ export async function checkOrderRefs(deps: OrdersDeps, teamId: string, userId: s
 export async function startOrder(
   c: Context<AppEnv>,
   deps: OrdersDeps,
-  record: Omit<NewOrder, 'id' | 'workflowId' | 'detailsId' | 'teamId'>,
-  options: { registrable: boolean; idempotency: { key: string; requestHash: string } | null },
+  record: Omit<NewOrder, 'id' | 'workflowId' | 'detailsId' | 'teamId'> & { method: CollectionMethod },
+  options: { registrable: boolean; idempotency: { key: string; requestHash: string } | null; imported?: boolean },
 ) {
   const teamId = c.get('teamId');
   const orderId = options.idempotency ? uuidFrom(`order:${teamId}:${options.idempotency.key}`) : randomUUID();
@@ -60,10 +69,13 @@ export async function startOrder(
   const input: LabOrderInput = {
     orderId,
     teamId,
-    method: 'testkit',
+    method: record.method,
     registrable: options.registrable,
+    imported: options.imported ?? false,
+    // Redraws need the lab's opt-in, which production labs do not report here yet; sandbox walk-in orders have it.
+    redraw: record.method === 'walk_in_test' && deps.environment === 'sandbox',
     activateBy: record.activateBy ?? null,
-    record: { ...record, id: orderId, teamId, workflowId, detailsId: randomUUID() },
+    record: { ...record, id: orderId, teamId, workflowId, detailsId: randomUUID(), origin: 'initial', transactionId: transactionIdOf(orderId) },
     idempotency: options.idempotency,
     ...(deps.deadlines ? { deadlines: deps.deadlines } : {}),
   };

@@ -7,9 +7,10 @@ import { findUser } from '../../../db/queries/users.js';
 import { orders } from '../../../db/schema/index.js';
 import { newSampleId } from '../../../domain/orders/ids.js';
 import { parseEventStatus } from '../../../domain/orders/status.js';
-import { isTerminalStatus } from '../../../domain/orders/testkit-lifecycle.js';
+import { isFinishedStatus } from '../../../domain/orders/lifecycles.js';
 import {
   cancelUpdate,
+  drawCompletedUpdate,
   labOrderWorkflowId,
   registerUpdate,
   simulateUpdate,
@@ -22,6 +23,9 @@ import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } fro
 import type { OrdersDeps } from './deps.js';
 import { orderDocumentsRoutes } from './documents.js';
 import { ORDER_MISSING, THIS_ORDER_MISSING } from './responses.js';
+import { orderTransactionsRoutes } from './transactions.js';
+import { importOrderRoutes } from './import.js';
+import { appointmentRoutes } from '../appointments/index.js';
 import {
   createOrderBody,
   createTestkitOrderBody,
@@ -59,7 +63,8 @@ export function ordersRoutes(deps: OrdersDeps) {
   app.post('/order/testkit', async (c) => {
     const body = await parseJsonBody(c, createTestkitOrderBody);
     const teamId = c.get('teamId');
-    await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id, body.lab_account_id);
+    const { method } = await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id, body.lab_account_id);
+    if (method !== 'testkit') throw badRequest(`Lab test ${body.lab_test_id} is collected by ${method}, not by a testkit`);
     const result = await startOrder(
       c,
       deps,
@@ -79,7 +84,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     return c.json(result);
   });
 
-  // A registered order for a patient (testkit lab tests for now), honouring X-Idempotency-Key.
+  // A registered order for a patient, of any collection method, honouring X-Idempotency-Key.
   app.post('/order', async (c) => {
     const body = await parseJsonBody(c, createOrderBody);
     const teamId = c.get('teamId');
@@ -91,10 +96,10 @@ export function ordersRoutes(deps: OrdersDeps) {
     }
     const labTestId = body.order_set?.lab_test_ids?.[0] ?? body.lab_test_id!;
     const labAccountId = body.lab_account_id ?? body.order_set?.lab_account_id ?? null;
-    const { test } = await checkOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId);
-    if (body.collection_method && body.collection_method !== test.method) {
+    const { method } = await checkOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId);
+    if (body.collection_method && body.collection_method !== method) {
       throw new ValidationError([
-        { loc: ['body', 'collection_method'], msg: `the lab test is collected by ${test.method}`, type: 'value_error' },
+        { loc: ['body', 'collection_method'], msg: `the lab test is collected by ${method}`, type: 'value_error' },
       ]);
     }
     const aoeAnswers = await checkedAoeAnswers(db, labTestId, body.aoe_answers ?? []);
@@ -105,7 +110,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       {
         userId: body.user_id,
         labTestId,
-        method: test.method,
+        method,
         registrable: false,
         sampleId: newSampleId(),
         patientDetails: pd,
@@ -143,7 +148,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     const [order] = await db.select().from(orders).where(and(eq(orders.teamId, teamId), eq(orders.sampleId, body.sample_id))).limit(1);
     if (!order) throw notFound('No order with this sample_id');
     if (!order.registrable) throw badRequest('This order is not a registrable testkit order');
-    if (isTerminalStatus(order.lowLevelStatus)) throw badRequest(`Cannot register this kit: the order is ${order.lowLevelStatus}`);
+    if (isFinishedStatus(order.lowLevelStatus)) throw badRequest(`Cannot register this kit: the order is ${order.lowLevelStatus}`);
     const userId = body.user_id ?? order.userId;
     const user = await findUser(db, teamId, userId);
     if (!user || user.deletedAt) throw notFound('User does not exist on this team');
@@ -208,7 +213,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     const teamId = c.get('teamId');
     const order = await requireOrder(teamId, order_id);
     const refused = () => badRequest(`Transition from ${order.lowLevelStatus} to cancelled is not allowed`);
-    if (isTerminalStatus(order.lowLevelStatus)) throw refused(); // its workflow has ended
+    if (isFinishedStatus(order.lowLevelStatus)) throw refused(); // its workflow has ended
     try {
       await deps.temporal.workflow.getHandle(order.workflowId).executeUpdate(cancelUpdate, { args: [{ as: 'cancelled' }] });
     } catch (err) {
@@ -216,6 +221,23 @@ export function ordersRoutes(deps: OrdersDeps) {
       throw err;
     }
     return c.json(await respond(teamId, order_id, 'Order cancelled successfully'));
+  });
+
+  // On-site collection: the customer's staff report the draw; other methods refuse it (their lifecycle says why).
+  app.patch('/order/:order_id/draw_completed', async (c) => {
+    const { order_id } = parse(orderIdParam, c.req.param(), 'path');
+    const teamId = c.get('teamId');
+    const order = await requireOrder(teamId, order_id);
+    if (order.method !== 'on_site_collection') throw badRequest(`Only on_site_collection orders are marked drawn by the customer; this order is ${order.method}`);
+    if (isFinishedStatus(order.lowLevelStatus)) throw badRequest(`Transition from ${order.lowLevelStatus} to draw_completed is not allowed`);
+    try {
+      await deps.temporal.workflow.getHandle(order.workflowId).executeUpdate(drawCompletedUpdate);
+    } catch (err) {
+      const reason = refusal(err);
+      if (reason) throw badRequest(`Transition to draw_completed refused: ${reason}`);
+      throw err;
+    }
+    return c.json(await respond(teamId, order_id, 'Order draw marked as completed'));
   });
 
   // Sandbox only: walk the order's real workflow along the real path to `final_status`.
@@ -227,7 +249,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     const teamId = c.get('teamId');
     if (deps.environment !== 'sandbox') throw new HttpError(403, 'Order simulation is only available in the sandbox environment');
     const order = await requireOrder(teamId, order_id);
-    if (isTerminalStatus(order.lowLevelStatus)) throw badRequest(`Cannot simulate this order: it is already ${order.lowLevelStatus}`);
+    if (isFinishedStatus(order.lowLevelStatus)) throw badRequest(`Cannot simulate this order: it is already ${order.lowLevelStatus}`);
     const finalStatus = q.final_status ?? `completed.${order.method}.completed`;
     const target = parseEventStatus(finalStatus);
     if (!target) {
@@ -255,6 +277,9 @@ export function ordersRoutes(deps: OrdersDeps) {
   });
 
   app.route('/', orderDocumentsRoutes(deps)); // requisition PDF and results: documents.ts
+  app.route('/', orderTransactionsRoutes(deps)); // an initial order and its redraws: transactions.ts
+  app.route('/', appointmentRoutes(deps)); // phlebotomy and PSC appointments: api/routes/appointments/
+  app.route('/', importOrderRoutes(deps)); // orders whose requisition already exists: import.ts
 
   return app;
 }

@@ -94,6 +94,7 @@ export async function submitReport(deps: ReportDeps, log: Logger, partner: Partn
     log.error({ err, order_id: order.id }, 'partner report: order state query failed');
     throw new HttpError(503, 'The order cannot be checked right now; try again later.');
   }
+  if (!state.testkit) throw new HttpError(409, `Partner reports are taken for testkit orders only; this order is ${state.method}.`);
   const decision = decide(state.testkit, commandOf(report));
   if (!decision.ok) throw new HttpError(409, decision.reason);
 

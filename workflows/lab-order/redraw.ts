@@ -1,0 +1,48 @@
+import { ParentClosePolicy, startChild, uuid4 } from '@temporalio/workflow';
+import { type LabOrderInput, labOrderWorkflowId, labOrderWorkflowType, taskQueue } from './definitions.js';
+
+const SAMPLE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** A kit-style sample id (12 unambiguous characters) from the workflow's deterministic randomness. */
+function sampleIdFrom(seed: string): string {
+  const hex = seed.replace(/-/g, '');
+  let id = '';
+  for (let i = 0; i < 12; i++) id += SAMPLE_ALPHABET[parseInt(hex.slice(i * 2, i * 2 + 2), 16) % SAMPLE_ALPHABET.length];
+  return id;
+}
+
+/**
+ * The redraw of an initial walk-in order that ended `redraw_available` (BEHAVIOUR §1 Redraws): a new order
+ * (`origin: redraw`, `parent_id` the initial order) in the same order_transaction, with its own workflow
+ * that outlives this one. A redraw never offers another redraw (at most one). Returns the redraw's id.
+ */
+export async function startRedraw(input: LabOrderInput): Promise<string> {
+  const redrawId = uuid4();
+  const workflowId = labOrderWorkflowId(redrawId);
+  const child: LabOrderInput = {
+    ...input,
+    orderId: redrawId,
+    redraw: false,
+    imported: false,
+    activateBy: null,
+    idempotency: null,
+    record: {
+      ...input.record,
+      id: redrawId,
+      workflowId,
+      detailsId: uuid4(),
+      sampleId: sampleIdFrom(uuid4()),
+      origin: 'redraw',
+      parentId: input.orderId,
+      activateBy: null,
+    },
+  };
+  await startChild(labOrderWorkflowType, {
+    workflowId,
+    taskQueue,
+    args: [child],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+  });
+  return redrawId;
+}

@@ -1,0 +1,48 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { createAppointmentActivities } from '../../activities/appointments/index.js';
+import type { createOrderActivities } from '../../activities/orders/index.js';
+
+export type OrderActivities = ReturnType<typeof createOrderActivities> & ReturnType<typeof createAppointmentActivities>;
+
+export const acts = proxyActivities<OrderActivities>({
+  // Database writes take milliseconds; a worker that died mid-activity is noticed after this long.
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+export const localActs = proxyLocalActivities<OrderActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+});
+
+/** Histories from before creation became one local activity replay the old path. */
+export const CREATE_IN_ONE_STEP = 'order-created-in-one-local-activity';
+/**
+ * Each step is a short Postgres transaction: run as local activities (no activity task round trip
+ * through the server; a run of simulated steps fits in one workflow task). Earlier histories replay
+ * with regular activities.
+ */
+export const STEPS_AS_LOCAL_ACTIVITIES = 'order-steps-as-local-activities';
+/** Completed orders stay open for corrected results (`completed.<method>.corrected`) for a while. */
+export const CORRECTION_WINDOW = 'order-correction-window';
+
+/**
+ * A step that can never succeed: the activity failed non-retryably (bad data that Postgres refuses, a
+ * constraint that cannot heal, a validation error — `InvalidData` and kin). Retrying would loop for ever.
+ */
+export function poisonOf(err: unknown): ApplicationFailure | null {
+  // A regular activity's failure arrives wrapped in an ActivityFailure; a local activity's may arrive bare.
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure && cause.nonRetryable ? cause : null;
+}
+
+/** Simulated draw orders book a real sandbox appointment on their way (histories from before walk without one). */
+export const SIMULATION_BOOKS_APPOINTMENTS = 'order-simulation-books-appointments';
+
+/** A refusal by the scheduling provider (slot full, key expired): the change is refused, the order goes on. */
+export function providerRefusal(err: unknown): string | null {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure && cause.type === 'AppointmentRefused' ? cause.message : null;
+}
+
+export const refused = (reason: string) => ApplicationFailure.nonRetryable(reason, 'TransitionRefused');
