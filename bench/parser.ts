@@ -1,15 +1,18 @@
 /**
- * npm run bench:parser [-- --verbose] [-- --only <text>] — runs every report of the evaluation corpus
+ * npm run bench:parser [-- --verbose] [-- --only <text>] [-- --kind text|photo|scan] [-- --cache <dir>] — runs every report of the evaluation corpus
  * (test/fixtures/lab-report-corpus, made by `npm run corpus:lab-reports`) through the real pipeline
  * (activities/lab-reports extraction: pdfjs text layer or tesseract OCR; then parseLabReport with LOINC
  * matching) and scores it against the hand-checked ground truth, separately for text PDFs and for
- * OCR (photos, scans, scanned PDFs). Progress goes to stderr, the report to stdout. Exit 0: it is a
- * measurement; 1 only when the pipeline throws.
+ * OCR (photos, scans, scanned PDFs), and per layout family and kind. `--cache <dir>` keeps each file's
+ * extracted pages there (keyed by the file's SHA-256): later runs parse them again without OCR, for
+ * development only (pages/s is then meaningless). Progress goes to stderr, the report to stdout. Exit 0:
+ * it is a measurement; 1 only when the pipeline throws.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractText } from '../activities/lab-reports/extract.js';
+import { type ExtractionResult, extractText } from '../activities/lab-reports/extract.js';
 import { stopOcr } from '../activities/lab-reports/ocr.js';
 import { parseLabReport } from '../domain/lab-report/parse.js';
 import type { ParsedReport, ParsedResult } from '../domain/lab-report/types.js';
@@ -20,6 +23,8 @@ const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixt
 const args = process.argv.slice(2);
 const VERBOSE = args.includes('--verbose');
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const KIND = args.includes('--kind') ? args[args.indexOf('--kind') + 1] : undefined;
+const CACHE = args.includes('--cache') ? args[args.indexOf('--cache') + 1] : undefined;
 const log = (m: string) => process.stderr.write(`[bench:parser] ${m}\n`);
 
 // ---------- normalisation ----------
@@ -199,7 +204,7 @@ const prf = (t: Tally) => {
 };
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
-function printReport(groups: { label: string; t: Tally }[], all: Tally, layouts: Map<string, { text: Tally; ocr: Tally }>): void {
+function printReport(groups: { label: string; t: Tally }[], all: Tally, layouts: Map<string, { text: Tally; ocr: Tally }>, kinds: Map<string, Tally>): void {
   const out: string[] = [];
   const row = (label: string, cells: string[], target = '') => out.push(`${label.padEnd(38)}${cells.map((c) => c.padStart(12)).join('')}   ${target}`);
   out.push('', `Lab report parser benchmark — ${all.files} reports, ${all.pages} pages, ${all.truth} ground-truth results`, '');
@@ -228,13 +233,32 @@ function printReport(groups: { label: string; t: Tally }[], all: Tally, layouts:
   out.push('', 'F1 of (name, value) by layout:', `  ${'layout'.padEnd(16)}${'text PDFs'.padStart(22)}${'images (OCR)'.padStart(22)}`);
   const cell = (t: Tally) => (t.files ? `${f3(prf(t).f1)} (${t.files} files)` : '—');
   for (const [name, l] of [...layouts.entries()].sort()) out.push(`  ${name.padEnd(16)}${cell(l.text).padStart(22)}${cell(l.ocr).padStart(22)}`);
+  out.push('', 'By kind: F1 (P / R), results truth / predicted:');
+  for (const [name, t] of [...kinds.entries()].sort()) {
+    const { p, r, f1 } = prf(t);
+    out.push(`  ${name.padEnd(16)}${f3(f1)} (${f3(p)} / ${f3(r)})  ${t.truth} / ${t.pred}  in ${t.files} files`);
+  }
   out.push('');
   process.stdout.write(out.join('\n') + '\n');
 }
 
+/** The kind a report is scored under: its text layer, a phone photo, or a scan (PNG or scanned PDF). */
+const kindOf = (truth: ReportTruth): 'text' | 'photo' | 'scan' => (truth.kind === 'text_pdf' ? 'text' : truth.id.includes('-photo-') ? 'photo' : 'scan');
+
+async function extractCached(bytes: Buffer, mime: ParsingJobMime): Promise<ExtractionResult> {
+  if (!CACHE) return extractText(bytes, mime);
+  const file = join(CACHE, `${createHash('sha256').update(bytes).digest('hex')}.json`);
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as ExtractionResult;
+  const extracted = await extractText(bytes, mime);
+  mkdirSync(CACHE, { recursive: true });
+  writeFileSync(file, JSON.stringify(extracted));
+  return extracted;
+}
+
 async function main(): Promise<number> {
   const manifest = JSON.parse(readFileSync(join(CORPUS, 'manifest.json'), 'utf8')) as CorpusManifest;
-  const entries = manifest.reports.filter((r) => !ONLY || r.id.includes(ONLY));
+  const entries = manifest.reports.filter((r) => (!ONLY || r.id.includes(ONLY)) && (!KIND || kindOf({ id: r.id, kind: r.kind } as ReportTruth) === KIND));
+  const kinds = new Map<string, Tally>();
   const text = tally();
   const ocr = tally();
   const layouts = new Map<string, { text: Tally; ocr: Tally }>();
@@ -248,7 +272,7 @@ async function main(): Promise<number> {
     let pages = truth.pages;
     const started = performance.now();
     try {
-      const extracted = await extractText(bytes, mime);
+      const extracted = await extractCached(bytes, mime);
       if (extracted.ok) {
         pages = extracted.pages.length;
         parsed = parseLabReport(extracted.pages);
@@ -264,6 +288,9 @@ async function main(): Promise<number> {
     const l = layouts.get(truth.layout) ?? { text: tally(), ocr: tally() };
     add(isText ? l.text : l.ocr, s);
     layouts.set(truth.layout, l);
+    const k = kinds.get(kindOf(truth)) ?? tally();
+    add(k, s);
+    kinds.set(kindOf(truth), k);
     const { f1 } = prf(s);
     log(`${i + 1}/${entries.length} ${entry.file}: F1 ${f3(f1)}, ${s.tp}/${s.truth} right, ${s.pred} predicted, ${seconds.toFixed(1)} s`);
     if ((VERBOSE && notes.length) || s.failed) process.stdout.write(`${entry.file} (${truth.layout}, ${truth.kind}): F1 ${f3(f1)}\n${notes.join('\n')}\n`);
@@ -280,6 +307,7 @@ async function main(): Promise<number> {
     ],
     all,
     layouts,
+    kinds,
   );
   return crashed ? 1 : 0;
 }

@@ -38,6 +38,21 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['ehr-list', 2, 1, []],
   ['german-befund', 2, 1, []],
   ['french-leaders', 2, 0, ['png']],
+  // Issue 14: twelve families from conventions the parser had not seen (consumer cards, grids, two-column
+  // panels, monospaced LIS, trend tables, sex-dependent ranges, Spanish, Italian, comments between rows,
+  // long reports with and without repeated headers, portal printouts); each as text PDFs and one image.
+  ['cards', 2, 1, []],
+  ['card-grid', 2, 0, ['png']],
+  ['two-column', 2, 1, []],
+  ['lis-mono', 2, 0, ['png']],
+  ['trend', 2, 1, []],
+  ['sex-ranges', 2, 0, ['png']],
+  ['spanish', 2, 1, []],
+  ['italian', 2, 0, ['png']],
+  ['footnotes', 2, 1, []],
+  ['multipage-repeated', 2, 0, ['pdf']],
+  ['multipage-headless', 2, 1, []],
+  ['mychart', 2, 0, ['png']],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);

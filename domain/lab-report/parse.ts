@@ -16,6 +16,7 @@ import { extractMetadata, hasMetadataLabel, type MetadataLine } from './metadata
 import { interpret } from './interpret.js';
 import { isPanelHeading, panelTitle } from './panels.js';
 import { withoutMisreadings } from './plausibility.js';
+import { chooseByRegion } from './regions.js';
 import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
 import { type ExtractedPage, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
@@ -138,6 +139,8 @@ class ReportReader {
   private linesSincePending = 0;
   private readonly knownNames = new Map<string, boolean>();
   readonly results: ParsedResult[] = [];
+  /** The line each result was read from, index for index. */
+  readonly sources: TextLine[] = [];
 
   constructor(
     private readonly decimalComma: boolean,
@@ -145,7 +148,7 @@ class ReportReader {
     private readonly ocrPages: Set<number>,
   ) {}
 
-  private isKnownName = (name: string): boolean => {
+  readonly isKnownName = (name: string): boolean => {
     let known = this.knownNames.get(name);
     if (known === undefined) {
       known = (matchLoinc(name)[0]?.confidence_score ?? 0) >= 0.9;
@@ -162,22 +165,31 @@ class ReportReader {
     }
     const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
-    if (row && this.accept(row, pl.page)) return;
+    if (row && this.accept(row, pl.page)) {
+      this.sources.push(pl.line);
+      return;
+    }
     this.notAResult(withoutMarks(pl.line));
   }
 
-  private accept(row: RowCandidate, page: number): boolean {
+  /** The row as a result, when it is one (see isResult); the reader's state is not changed. */
+  resultOf(row: RowCandidate, page: number, panel = this.pendingPanel ?? this.panel): ParsedResult | undefined {
     // ".57" from OCR: a speck before "57", or a misread; either way the value is not known.
-    if (row.value.nakedPoint && this.ocrPages.has(page)) return false;
-    const panel = this.pendingPanel ?? this.panel;
+    if (row.value.nakedPoint && this.ocrPages.has(page)) return undefined;
     const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
     const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative, rangeText: row.range?.text });
-    if (!isResult(row, matches[0])) return false;
+    if (!isResult(row, matches[0])) return undefined;
+    return toResult(row, page, panel, matches);
+  }
+
+  private accept(row: RowCandidate, page: number): boolean {
+    const result = this.resultOf(row, page);
+    if (!result) return false;
     if (this.pendingPanel) {
       this.panel = this.pendingPanel;
       this.pendingPanel = undefined;
     }
-    this.results.push(toResult(row, page, this.panel, matches));
+    this.results.push(result);
     return true;
   }
 
@@ -200,10 +212,17 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   const furniture = pageFurniture(lines, ordered.length);
 
   const ocrPages = new Set(ordered.filter((p) => p.source === 'ocr').map((p) => p.page));
-  const reader = new ReportReader(usesDecimalComma(allText, language), ocrPages);
+  const decimalComma = usesDecimalComma(allText, language);
+  const reader = new ReportReader(decimalComma, ocrPages);
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
+  const results = chooseByRegion(
+    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l)).map((l) => l.line) })),
+    reader.results.map((result, i) => ({ result, line: reader.sources[i]! })),
+    { decimalComma, isKnownName: reader.isKnownName },
+    (row, page) => reader.resultOf(row, page, undefined),
+  );
 
   const metaLines: MetadataLine[] = lines.filter((l) => !detectHeader(l.line)).map((l) => ({ text: lineText(withoutMarks(l.line)), page: l.page }));
   const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
-  return { metadata, results: withoutMisreadings(reader.results, ocrPages) };
+  return { metadata, results: withoutMisreadings(results, ocrPages) };
 }

@@ -1,0 +1,135 @@
+/**
+ * Reading a region by proximity, whatever its line structure: each value is a result unit with its test
+ * name to its left on the same line or on the nearest name line above it, its unit after it, and its
+ * reference range and flag on its line or on the lines just below it ("Range: 70-99 mg/dL", "Above
+ * Range", "Ref. 135-145"). Consumer cards (name, plain-language line, value, range text, badge), compact
+ * panels with the reference under the value, and tables all read so; the caller keeps, per region,
+ * whichever of this and the row reading explains more of it.
+ */
+import { isNameWord, type RegionLine } from './blocks.js';
+import { parseFlag } from './flags.js';
+import { headerRoleOf } from './layout.js';
+import { hasMetadataLabel } from './metadata.js';
+import { parseRange } from './ranges.js';
+import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
+import { squash } from './text.js';
+import { applyRangeLabels, type Token, tokenize } from './tokens.js';
+import { type TextLine, UNREADABLE } from './types.js';
+
+export interface ProximityRow {
+  row: RowCandidate;
+  /** The lines the result was read from (name, value, range, flag). */
+  lines: RegionLine[];
+}
+
+const VALUE_KINDS = new Set(['num', 'pct', 'cmp', 'ratio']);
+
+function tokensOf(l: RegionLine, decimalComma: boolean): Token[] {
+  const tokens = l.cells.flatMap((c, i) => tokenize(c.text, i));
+  return applyRangeLabels(tokens, (t) => parseRange(t, decimalComma) !== undefined);
+}
+
+const asLine = (l: RegionLine, cells = l.cells): TextLine => ({
+  text: cells.map((c) => c.text).join(' '),
+  y: l.y,
+  cells: cells.map((c) => ({ text: c.text, x: c.x, width: c.right - c.x })),
+});
+
+/** A whole cell that is a flag or a badge ("H", "Above Range", "LOW", "↑", "In Range"). */
+const flagCell = (text: string) => parseFlag(text.replace(/^[•●◆■▲▼\s]+/, ''));
+
+type Kind = 'value' | 'range' | 'flag' | 'name' | 'other';
+
+interface Classified {
+  l: RegionLine;
+  kind: Kind;
+  tokens: Token[];
+}
+
+/**
+ * "Range: 70-99 mg/dL", "Ref. 3.5 - 5.1", "70 - 99", "< 35": a line that is a reference range and nothing
+ * else. A bound alone is a range too: a value printed so would carry its unit or flag.
+ */
+function rangeOnly(tokens: Token[]): boolean {
+  const lone = tokens.length === 1 && tokens[0]!.kind === 'cmp';
+  const ranges = tokens.filter((t) => t.kind === 'range' || (t.kind === 'cmp' && (t.labelled || lone)));
+  const rest = tokens.filter((t) => !ranges.includes(t) && t.kind !== 'unit' && t.kind !== 'sep' && !(t.kind === 'word' && /^(range|normal|ref\.?|reference|optimal|target)[:.]?$/i.test(t.text)));
+  return ranges.length === 1 && rest.length === 0;
+}
+
+function classify(l: RegionLine, decimalComma: boolean): Classified {
+  const tokens = tokensOf(l, decimalComma);
+  const text = l.cells.map((c) => c.text).join(' ');
+  // A word OCR could not read for sure: the row reader decides around it (parse.ts), never this reading.
+  if (text.includes(UNREADABLE)) return { l, kind: 'other', tokens };
+  if (l.cells.every((c) => flagCell(c.text))) return { l, kind: 'flag', tokens };
+  if (rangeOnly(tokens)) return { l, kind: 'range', tokens };
+  if (tokens.some((t) => VALUE_KINDS.has(t.kind) && !t.labelled) || tokens.some((t) => t.kind === 'qual')) return { l, kind: 'value', tokens };
+  const words = text.split(/\s+/);
+  // "Material: Serum", "Specimen: Blood": a labelled field, not a test's name; "REFERENCE INTERVAL  LAB": column headings.
+  const field = /\p{L}\s*:\s*\S/u.test(text) || l.cells.every((x) => headerRoleOf(x.text) !== undefined);
+  if (words.some(isNameWord) && words.length <= 8 && !field && !/[.;!?]$/.test(text) && !hasMetadataLabel(text)) return { l, kind: 'name', tokens };
+  return { l, kind: 'other', tokens };
+}
+
+/** The name line's name and, when a badge sits on it ("Glucose      Above Range"), its flag. */
+function nameOf(c: Classified): { name: string; flagText?: string } {
+  const flags = c.l.cells.filter((x) => flagCell(x.text) && !x.text.split(/\s+/).some(isNameWord));
+  const rest = c.l.cells.filter((x) => !flags.includes(x));
+  return { name: squash(rest.map((x) => x.text).join(' ')), flagText: flags[0]?.text };
+}
+
+/** Whether the line starts with its value (no name before it): "105 mg/dL", "4.2  mmol/L  High". */
+function startsWithValue(c: Classified): boolean {
+  const first = c.tokens.findIndex((t) => VALUE_KINDS.has(t.kind) || t.kind === 'qual');
+  return first >= 0 && !c.tokens.slice(0, first).some((t) => t.kind === 'word' && isNameWord(t.text));
+}
+
+export function readByProximity(lines: RegionLine[], opts: RowOptions): ProximityRow[] {
+  const all = lines.map((l) => classify(l, opts.decimalComma));
+  const used = new Set<number>();
+  const out: ProximityRow[] = [];
+  for (let i = 0; i < all.length; i++) {
+    const c = all[i]!;
+    if (c.kind !== 'value' || used.has(i)) continue;
+    const from: RegionLine[] = [c.l];
+    let row: RowCandidate | undefined;
+    let badge: string | undefined;
+    if (startsWithValue(c)) {
+      // The name is on the nearest unused name line above, after the last result's lines.
+      const above: number[] = [];
+      for (let j = i - 1; j >= 0 && !used.has(j) && all[j]!.kind !== 'value'; j--) if (all[j]!.kind === 'name') above.unshift(j);
+      if (above.length === 0) continue;
+      const known = above.find((j) => opts.isKnownName(nameOf(all[j]!).name));
+      const pick = known ?? above[0]!;
+      const { name, flagText } = nameOf(all[pick]!);
+      badge = flagText;
+      row = parseRow({ text: `${name} ${asLine(c.l).text}`, y: c.l.y, cells: [{ text: name, x: c.l.cells[0]!.x - 1000 }, ...asLine(c.l).cells!] }, { ...opts, layout: undefined });
+      if (row) {
+        from.unshift(all[pick]!.l);
+        for (let j = pick; j < i; j++) used.add(j);
+      }
+    } else {
+      row = parseRow(asLine(c.l), { ...opts, layout: undefined });
+    }
+    if (!row || !row.name.split(/\s+/).some(isNameWord)) continue;
+    used.add(i);
+    // Range and flag lines just below the value belong to it.
+    for (let k = i + 1; k < all.length && k <= i + 3; k++) {
+      const below = all[k]!;
+      if (below.kind === 'range' && !row.range) {
+        const t = below.tokens.find((x) => x.kind === 'range' || x.kind === 'cmp')!;
+        row.range = parseRange(t.text, opts.decimalComma);
+        const unit = below.tokens.find((x) => x.kind === 'unit');
+        if (!row.unit && unit) row.unit = unit.text;
+      } else if (below.kind === 'flag') {
+        badge ??= below.l.cells.map((x) => x.text).join(' ');
+      } else break;
+      used.add(k);
+      from.push(below.l);
+    }
+    if (!row.flag && badge) row.flag = flagCell(badge);
+    out.push({ row, lines: from });
+  }
+  return out;
+}

@@ -1,0 +1,64 @@
+/**
+ * Per reading region (blocks.ts), which strategy's reading to keep: the row reader's results read from
+ * the region's lines, or the proximity reading of the region (proximity.ts), whichever explains more
+ * of it, counted as results that pass the parser's evidence test (a unit, a range, a flag or a known
+ * name). Regions cut from the same printed lines (two columns the text layer gives as one line) are
+ * judged together, each line's row result counted once. The row reader keeps ties: on tables it also
+ * knows columns and panels. A region where rows found nothing but values with units or ranges are
+ * printed is thereby read by proximity, so a report that prints results never comes out empty.
+ */
+import { type Region, regionsOf } from './blocks.js';
+import { readByProximity } from './proximity.js';
+import { type RowCandidate, type RowOptions } from './rows.js';
+import { type ParsedResult, type TextLine } from './types.js';
+
+interface Sourced {
+  result: ParsedResult;
+  line: TextLine;
+}
+
+/** Regions grouped when they share a printed line, in the order of their first region. */
+function groupsOf(regions: Region[]): Region[][] {
+  const groupOf = new Map<TextLine, Region[]>();
+  const groups: Region[][] = [];
+  for (const r of regions) {
+    const joined = [...new Set(r.lines.map((l) => groupOf.get(l.line)).filter((g): g is Region[] => g !== undefined))];
+    const group = joined[0] ?? [];
+    if (joined.length === 0) groups.push(group);
+    for (const other of joined.slice(1)) {
+      group.push(...other);
+      groups.splice(groups.indexOf(other), 1);
+    }
+    group.push(r);
+    for (const g of group) for (const l of g.lines) groupOf.set(l.line, group);
+  }
+  return groups;
+}
+
+export function chooseByRegion(
+  pages: { page: number; lines: TextLine[] }[],
+  rowResults: Sourced[],
+  opts: Omit<RowOptions, 'layout'>,
+  resultOf: (row: RowCandidate, page: number) => ParsedResult | undefined,
+): ParsedResult[] {
+  const out: ParsedResult[] = [];
+  for (const { page, lines } of pages) {
+    const near = (r: { lines: Region['lines'] }) =>
+      readByProximity(r.lines, opts)
+        .map((p) => resultOf(p.row, page))
+        .filter((x): x is ParsedResult => x !== undefined);
+    const regions = regionsOf(lines, (side) => near({ lines: side }).length > 0);
+    const onPage = rowResults.filter((s) => s.result.page === page);
+    const placed = new Set<Sourced>();
+    for (const group of groupsOf(regions)) {
+      const own = new Set(group.flatMap((r) => r.lines.map((l) => l.line)));
+      const rows = onPage.filter((s) => own.has(s.line));
+      rows.forEach((s) => placed.add(s));
+      const byProximity = group.map(near);
+      if (byProximity.flat().length > rows.length) out.push(...byProximity.flat());
+      else out.push(...rows.map((s) => s.result));
+    }
+    out.push(...onPage.filter((s) => !placed.has(s)).map((s) => s.result));
+  }
+  return out;
+}
