@@ -24,6 +24,7 @@ import type { LabOrderDeadlines } from '../workflows/lab-order/definitions.js';
 import { DEFAULT_REVIEW_DEADLINE_SECONDS } from '../workflows/lab-report/definitions.js';
 import { PARSER_UPLOAD_PATH, labReportRoutes } from './routes/lab-reports/index.js';
 import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
+import { dashboardRoutes } from './dashboard/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -64,6 +65,12 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
     ),
   );
 
+  // The operations dashboard: operator sessions of its own (api/dashboard), no team keys.
+  const blobStore = blobs ?? blobStoreFor(config.DATA_DIR ?? '.data');
+  app.route(
+    '/dashboard',
+    dashboardRoutes({ db: db.db, temporal, blobs: blobStore, environment: config.SERVICE_ENVIRONMENT, publicUrl: config.PUBLIC_URL }),
+  );
   app.route('/health', healthRoutes({ sql: db.sql, temporal, namespace: config.TEMPORAL_NAMESPACE }));
   // Couriers, labs and operators (partner keys, their own auth; team keys do not open it): docs/partner-api.md
   app.route(
@@ -109,7 +116,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
     labReportRoutes({
       db: db.db,
       temporal,
-      blobs: blobs ?? blobStoreFor(config.DATA_DIR ?? '.data'),
+      blobs: blobStore,
       reviewDeadlineSeconds: config.PARSER_REVIEW_DEADLINE_SECONDS ?? DEFAULT_REVIEW_DEADLINE_SECONDS,
       environment: config.SERVICE_ENVIRONMENT,
       ...(parserSandboxJobLimit !== undefined ? { sandboxJobLimit: parserSandboxJobLimit } : {}),
