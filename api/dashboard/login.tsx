@@ -16,8 +16,9 @@ import { Layout } from './layout.js';
 import { decoyHash, verifyPassword } from './password.js';
 import { BASE, CSRF_FIELD, LOGIN_CSRF_COOKIE, SESSION_COOKIE, cookieOptions, formField, sameToken } from './session.js';
 
-/** Failed logins allowed per email and per client address in the window before refusing with 429. */
-export const LOGIN_MAX_FAILURES = 5;
+/** Failed logins allowed per email, and per client address, in the window before refusing with 429. */
+export const LOGIN_MAX_FAILURES_PER_EMAIL = 5;
+export const LOGIN_MAX_FAILURES_PER_ADDRESS = 30;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
 
 function clientAddress(c: Context): string {
@@ -72,7 +73,8 @@ export function loginRoutes(deps: DashboardDeps) {
     const password = (await formField(c, 'password')) ?? '';
     if (!email || !password || email.length > 254 || password.length > 1024) throw new DashboardError(400, 'Email and Password are required.');
     const keys = [`email:${email}`, `ip:${clientAddress(c)}`];
-    if ((await recentLoginFailures(deps.db, keys, LOGIN_WINDOW_SECONDS)) >= LOGIN_MAX_FAILURES) {
+    const failures = await recentLoginFailures(deps.db, keys, LOGIN_WINDOW_SECONDS);
+    if ((failures.get(keys[0]!) ?? 0) >= LOGIN_MAX_FAILURES_PER_EMAIL || (failures.get(keys[1]!) ?? 0) >= LOGIN_MAX_FAILURES_PER_ADDRESS) {
       return form(c, 429, 'Too many failed attempts: wait 15 minutes and try again.');
     }
     const operator = await findOperatorByEmail(deps.db, email);

@@ -5,6 +5,7 @@ import { orderDetail, searchOrders } from '../../db/queries/dashboard/orders.js'
 import { listAudit, recordAudit } from '../../db/queries/dashboard/operators.js';
 import { listTeams } from '../../db/queries/teams.js';
 import { wakeEndpoints } from '../../lib/webhook-wake.js';
+import { isTerminalStatus } from '../../domain/orders/testkit-lifecycle.js';
 import { cancelUpdate, simulateUpdate } from '../../workflows/lab-order/definitions.js';
 import { DashboardError, type DashEnv, type DashboardDeps } from './env.js';
 import { Layout, PostForm, fmt } from './layout.js';
@@ -14,7 +15,6 @@ import { orderSearchQuery, parseOr400, uuid } from './params.js';
 import { BASE, formField, requireOperatorRole } from './session.js';
 import { historySteps, workflowNow } from './temporal.js';
 
-export const ORDERS_PAGE_SIZE = 50;
 export const isHtmx = (c: Context) => c.req.header('hx-request') === 'true';
 
 const orderIdOf = (c: Context) => parseOr400(uuid, c.req.param('id'));
@@ -41,15 +41,15 @@ export function orderRoutes(deps: DashboardDeps) {
       from: f.from ? new Date(`${f.from}T00:00:00Z`) : undefined,
       to: f.to ? new Date(`${f.to}T23:59:59.999Z`) : undefined,
       before: f.before,
-      limit: ORDERS_PAGE_SIZE,
+      limit: f.limit,
     });
-    const filters = { q: f.q, team: f.team, status: f.status, method: f.method, from: f.from, to: f.to };
-    if (isHtmx(c)) return c.html(<OrderResults rows={rows} f={filters} pageSize={ORDERS_PAGE_SIZE} />);
+    const filters = { q: f.q, team: f.team, status: f.status, method: f.method, from: f.from, to: f.to, limit: f.limit === 50 ? undefined : String(f.limit) };
+    if (isHtmx(c)) return c.html(<OrderResults rows={rows} f={filters} pageSize={f.limit} />);
     const teams = await listTeams(db);
     return c.html(
       <Layout title="Orders" operator={c.get('operator')} section="orders">
         <OrderSearchForm f={filters} teams={teams} />
-        <OrderResults rows={rows} f={filters} pageSize={ORDERS_PAGE_SIZE} />
+        <OrderResults rows={rows} f={filters} pageSize={f.limit} />
       </Layout>,
     );
   });
@@ -118,6 +118,7 @@ export function orderRoutes(deps: DashboardDeps) {
       if (endpoints.length) await wakeEndpoints(deps.temporal, endpoints);
       detail = { event_id: event.id, event_type: event.eventType, endpoints: endpoints.length };
     } else if (action === 'cancel') {
+      if (isTerminalStatus(d.order.lowLevelStatus)) throw new DashboardError(409, `The order is already ${d.order.lowLevelStatus}.`);
       try {
         await handle.executeUpdate(cancelUpdate, { args: [{ as: 'cancelled' }] });
       } catch (err) {
@@ -127,6 +128,7 @@ export function orderRoutes(deps: DashboardDeps) {
       }
     } else {
       if (deps.environment !== 'sandbox') throw new DashboardError(403, 'Simulation is only available in the sandbox environment.');
+      if (isTerminalStatus(d.order.lowLevelStatus)) throw new DashboardError(409, `The order is already ${d.order.lowLevelStatus}.`);
       try {
         await handle.executeUpdate(simulateUpdate, {
           args: [{ target: 'completed', delaySeconds: 0, interpretation: 'normal', resultTypes: null, hasMissingResults: false }],

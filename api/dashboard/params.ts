@@ -29,6 +29,7 @@ export const orderSearchQuery = z.object({
   from: z.preprocess(empty, day.optional()),
   to: z.preprocess(empty, day.optional()),
   before: z.preprocess(empty, cursor.optional()),
+  limit: z.preprocess(empty, z.coerce.number().int().min(1).max(200).default(50)),
 });
 
 export const deliveryLogQuery = z.object({

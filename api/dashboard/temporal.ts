@@ -21,13 +21,19 @@ const excerpt = (v: unknown, max = 240) => {
 };
 const failureText = (f: Failure): string | null => (f ? [f.message, failureText(f.cause)].filter(Boolean).join(' ← ') : null);
 
+/** Payloads through the service's codec (decryption), then the payload converter. */
+async function decodedValues(client: Client, payloads: Payloads): Promise<unknown[]> {
+  if (!payloads?.payloads?.length) return [];
+  const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
+  let list = payloads.payloads;
+  for (const codec of [...payloadCodecs].reverse()) list = await codec.decode(list);
+  return list.map((p) => payloadConverter.fromPayload(p));
+}
+
 async function decoded(client: Client, payloads: Payloads): Promise<string> {
   if (!payloads?.payloads?.length) return '';
   try {
-    const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
-    let list = payloads.payloads;
-    for (const codec of [...payloadCodecs].reverse()) list = await codec.decode(list);
-    const values = list.map((p) => payloadConverter.fromPayload(p));
+    const values = await decodedValues(client, payloads);
     return excerpt(values.length === 1 ? values[0] : values);
   } catch (err) {
     return `(undecodable: ${err instanceof Error ? err.message : String(err)})`;
@@ -109,6 +115,19 @@ export async function historySteps(client: Client, workflowId: string): Promise<
     } else if (e.timerCanceledEventAttributes) {
       const step = timers.get(e.timerCanceledEventAttributes.timerId ?? '');
       if (step) step.detail = `cancelled ${at.toISOString()} (the wait ended first)`;
+    } else if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') {
+      // A local activity: its marker names the activity and the attempt it completed on.
+      const a = e.markerRecordedEventAttributes;
+      const data = (await decodedValues(client, a.details?.data))[0] as { activity_type?: string; attempt?: number } | undefined;
+      const attempts = data?.attempt ?? 1;
+      const failure = failureText(a.failure);
+      steps.push({
+        at,
+        kind: 'activity',
+        title: `activity ${data?.activity_type ?? '?'} (local)`,
+        detail: `${failure ? 'failed' : 'completed'} after ${attempts} attempt(s)`,
+        failure,
+      });
     } else if (e.startChildWorkflowExecutionInitiatedEventAttributes) {
       const a = e.startChildWorkflowExecutionInitiatedEventAttributes;
       steps.push({ at, kind: 'child', title: `child ${a.workflowType?.name ?? ''}`, detail: a.workflowId ?? '', failure: null });

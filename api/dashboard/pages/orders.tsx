@@ -12,6 +12,7 @@ export interface OrderFilters {
   method?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  limit?: string | undefined;
 }
 
 const Select: FC<{ name: string; label: string; options: readonly (string | [string, string])[]; value: string | undefined }> = (p) => (

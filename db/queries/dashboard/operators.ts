@@ -60,15 +60,15 @@ export async function deleteSession(db: DbOrTx, token: string): Promise<void> {
   await db.delete(operatorSessions).where(eq(operatorSessions.tokenHash, sha256(token)));
 }
 
-/** Failed logins under `keys` within the window (the most for any one key). */
-export async function recentLoginFailures(db: DbOrTx, keys: string[], windowSeconds: number): Promise<number> {
+/** Failed logins under each of `keys` within the window. */
+export async function recentLoginFailures(db: DbOrTx, keys: string[], windowSeconds: number): Promise<Map<string, number>> {
   const since = new Date(Date.now() - windowSeconds * 1000);
   const rows = await db
     .select({ key: operatorLoginFailures.key, n: sql<number>`count(*)::int` })
     .from(operatorLoginFailures)
     .where(and(sql`${operatorLoginFailures.key} = any(${sql.param(keys)}::text[])`, gt(operatorLoginFailures.at, since)))
     .groupBy(operatorLoginFailures.key);
-  return Math.max(0, ...rows.map((r) => r.n));
+  return new Map(rows.map((r) => [r.key, r.n]));
 }
 
 export async function recordLoginFailure(db: DbOrTx, keys: string[]): Promise<void> {
