@@ -7,6 +7,7 @@ import { DashboardError, type DashEnv, type DashboardDeps } from './env.js';
 import { Layout } from './layout.js';
 import { loginRoutes } from './login.js';
 import { orderRoutes } from './orders.js';
+import { parsingRoutes } from './parsing.js';
 import { BASE, requireSession } from './session.js';
 
 /** htmx, pinned in package.json and served from node_modules: no front-end build, no CDN. */
@@ -46,5 +47,6 @@ export function dashboardRoutes(deps: DashboardDeps) {
   app.use('*', requireSession(deps));
   app.get('/', (c) => c.redirect(`${BASE}/orders`, 303));
   app.route('/', orderRoutes(deps));
+  app.route('/', parsingRoutes(deps));
   return app;
 }

@@ -122,8 +122,13 @@ export const OrderPage: FC<{ d: OrderDetail; now: WorkflowNow | null; steps: His
               {(Object.keys(ORDER_ACTIONS) as OrderAction[])
                 .filter((a) => a !== 'simulate' || sandbox)
                 .map((a) => (
-                  <a href={`${BASE}/orders/${o.id}/confirm/${a}`} hx-get={`${BASE}/orders/${o.id}/confirm/${a}`} hx-target="#confirm" style="margin-right:12px">
-                    <button type="button" class={a === 'cancel' ? 'danger' : ''}>{ORDER_ACTIONS[a].label}</button>
+                  <a
+                    href={`${BASE}/orders/${o.id}/confirm/${a}`}
+                    hx-get={`${BASE}/orders/${o.id}/confirm/${a}`}
+                    hx-target="#confirm"
+                    class={a === 'cancel' ? 'btn danger' : 'btn'}
+                  >
+                    {ORDER_ACTIONS[a].label}
                   </a>
                 ))}
             </p>
