@@ -8,6 +8,7 @@ import { Layout } from './layout.js';
 import { loginRoutes } from './login.js';
 import { orderRoutes } from './orders.js';
 import { parsingRoutes } from './parsing.js';
+import { workflowRoutes } from './workflows.js';
 import { BASE, requireSession } from './session.js';
 
 /** htmx, pinned in package.json and served from node_modules: no front-end build, no CDN. */
@@ -48,5 +49,6 @@ export function dashboardRoutes(deps: DashboardDeps) {
   app.get('/', (c) => c.redirect(`${BASE}/orders`, 303));
   app.route('/', orderRoutes(deps));
   app.route('/', parsingRoutes(deps));
+  app.route('/', workflowRoutes(deps));
   return app;
 }

@@ -169,7 +169,7 @@ export interface WorkflowNow {
 const ACTIVITY_STATES: Record<number, string> = { 1: 'scheduled', 2: 'started', 3: 'cancel requested', 4: 'paused', 5: 'pause requested' };
 
 /** What the workflow is doing now: describe() (pending activities with their last failure) and its state query. */
-export async function workflowNow(client: Client, workflowId: string, stateQueryName = 'state'): Promise<WorkflowNow | null> {
+export async function workflowNow(client: Client, workflowId: string, stateQueryName: string | null = 'state'): Promise<WorkflowNow | null> {
   const handle = client.workflow.getHandle(workflowId);
   let d;
   try {
@@ -187,7 +187,7 @@ export async function workflowNow(client: Client, workflowId: string, stateQuery
   }));
   let state: unknown = null;
   let stateError: string | null = null;
-  if (d.status.name === 'RUNNING') {
+  if (stateQueryName && d.status.name === 'RUNNING') {
     try {
       state = await client.withDeadline(Date.now() + 5000, () => handle.query(stateQueryName));
     } catch (err) {
