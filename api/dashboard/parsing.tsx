@@ -8,6 +8,7 @@ import { reviewBody } from '../routes/lab-reports/schemas.js';
 import { DashboardError, type DashEnv, type DashboardDeps } from './env.js';
 import { Layout, PostForm, StatusBadge, fmt } from './layout.js';
 import { parseOr400, uuid } from './params.js';
+import { pdfPageCount, pdfPagePng } from './pdf-pages.js';
 import { BASE, requireOperatorRole } from './session.js';
 
 type JobRow = Awaited<ReturnType<typeof reviewQueue>>[number];
@@ -68,8 +69,21 @@ export function parsingRoutes(deps: DashboardDeps) {
     return c.body(new Uint8Array(bytes));
   });
 
+  // A page of an uploaded PDF, drawn as PNG on the server.
+  app.get('/parsing/:id/pdf-page/:page', async (c) => {
+    const job = await loadJob(c.req.param('id'));
+    const page = Number(c.req.param('page'));
+    if (job.fileMime !== 'application/pdf' || !Number.isInteger(page) || page < 1) throw new DashboardError(404, 'The job has no such PDF page.');
+    const png = await pdfPagePng(await deps.blobs.get(job.fileSha256), page);
+    if (!png) throw new DashboardError(404, 'The job has no such PDF page.');
+    c.header('content-type', 'image/png');
+    c.header('cache-control', 'private, max-age=300');
+    return c.body(new Uint8Array(png));
+  });
+
   app.get('/parsing/:id', async (c) => {
     const job = await loadJob(c.req.param('id'));
+    const pages = job.fileMime === 'application/pdf' ? ((await pdfPageCount(await deps.blobs.get(job.fileSha256))) ?? 0) : 0;
     const operator = c.get('operator');
     const waiting = job.status === 'started' && job.reviewStatus === 'pending';
     const results = job.data?.results ?? [];
@@ -81,12 +95,15 @@ export function parsingRoutes(deps: DashboardDeps) {
         </p>
         <div class="grid">
           <div class="panel" id="document">
-            {job.fileSha256s.map((_, i) =>
-              job.fileMime === 'application/pdf' ? (
-                <iframe src={`${BASE}/parsing/${job.id}/file/${i}`} title="uploaded PDF" style="width:100%;height:720px;border:0"></iframe>
-              ) : (
-                <img src={`${BASE}/parsing/${job.id}/file/${i}`} alt={`uploaded page ${i + 1}`} style="max-width:100%" />
-              ),
+            {job.fileMime === 'application/pdf' ? (
+              <>
+                {Array.from({ length: pages }, (_, i) => (
+                  <img src={`${BASE}/parsing/${job.id}/pdf-page/${i + 1}`} alt={`PDF page ${i + 1}`} style="max-width:100%;border:1px solid #e3e6eb" />
+                ))}
+                <p><a href={`${BASE}/parsing/${job.id}/file/0`}>the uploaded PDF</a></p>
+              </>
+            ) : (
+              job.fileSha256s.map((_, i) => <img src={`${BASE}/parsing/${job.id}/file/${i}`} alt={`uploaded page ${i + 1}`} style="max-width:100%" />)
             )}
           </div>
           <div class="panel">

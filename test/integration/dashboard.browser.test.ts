@@ -98,7 +98,10 @@ describe('the dashboard in chromium', () => {
     await shot(page, 'parsing-queue');
     await page.locator(`a[href="/dashboard/parsing/${jobId}"]`).click();
     await page.locator('#parsed tbody tr').first().waitFor();
-    expect(await page.locator('#document iframe').count()).toBe(1);
+    const pdfPage = page.getByAltText('PDF page 1');
+    await pdfPage.waitFor();
+    // Drawn on the server as PNG (1000 px wide): the browser needs no PDF viewer.
+    await eventually(async () => (await pdfPage.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth)) === 1000);
     await shot(page, 'parsing-job');
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.waitForURL(new RegExp(`/dashboard/parsing/${jobId}$`));
