@@ -9,6 +9,7 @@ import { loginRoutes } from './login.js';
 import { orderRoutes } from './orders.js';
 import { parsingRoutes } from './parsing.js';
 import { workflowRoutes } from './workflows.js';
+import { webhookRoutes } from './webhooks.js';
 import { BASE, requireSession } from './session.js';
 
 /** htmx, pinned in package.json and served from node_modules: no front-end build, no CDN. */
@@ -50,5 +51,6 @@ export function dashboardRoutes(deps: DashboardDeps) {
   app.route('/', orderRoutes(deps));
   app.route('/', parsingRoutes(deps));
   app.route('/', workflowRoutes(deps));
+  app.route('/', webhookRoutes(deps));
   return app;
 }
