@@ -5,6 +5,7 @@ import type { AppEnv } from '../env.js';
 import { onError } from '../errors.js';
 import { DashboardError, type DashEnv, type DashboardDeps } from './env.js';
 import { Layout } from './layout.js';
+import { codecRoutes } from './codec.js';
 import { loginRoutes } from './login.js';
 import { orderRoutes } from './orders.js';
 import { parsingRoutes } from './parsing.js';
@@ -46,6 +47,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
     return c.body(htmxSource());
   });
   app.route('/', loginRoutes(deps));
+  app.route('/', codecRoutes(deps)); // its own auth: session cookie, CORS, no CSRF (it only decodes)
   app.use('*', requireSession(deps));
   app.get('/', (c) => c.redirect(`${BASE}/orders`, 303));
   app.route('/', orderRoutes(deps));

@@ -66,7 +66,7 @@ export async function listWorkflows(client: Client, view: 'running' | 'failed' |
   const typeClause = type ? ` AND WorkflowType = '${type}'` : '';
   if (view === 'failed') {
     const infos = await take(
-      client.workflow.list({ query: `ExecutionStatus IN ('Failed', 'TimedOut', 'Terminated')${typeClause} ORDER BY StartTime DESC` }),
+      client.workflow.list({ query: `ExecutionStatus IN ('Failed', 'TimedOut', 'Terminated')${typeClause}` }),
       LIST_LIMIT,
     );
     return pool(infos, 8, async (info) => {
@@ -76,7 +76,7 @@ export async function listWorkflows(client: Client, view: 'running' | 'failed' |
     });
   }
   const running = await take(
-    client.workflow.list({ query: `ExecutionStatus = 'Running'${typeClause} ORDER BY StartTime DESC` }),
+    client.workflow.list({ query: `ExecutionStatus = 'Running'${typeClause}` }),
     view === 'stuck' ? STUCK_SCAN_LIMIT : LIST_LIMIT,
   );
   if (view === 'running') return running.map((info) => ({ info, why: 'running', failure: null }));

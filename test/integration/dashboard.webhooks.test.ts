@@ -99,3 +99,24 @@ describe('dashboard: workflows', () => {
     expect((await fetch(`${stack.url}/dashboard/workflows`)).status).toBe(401);
   });
 });
+
+describe('dashboard: remote codec for the Temporal UI', () => {
+  it('decodes a sealed payload for a logged-in operator; refuses without a session and bad bodies', async () => {
+    const op = await newOperator(stack, 'viewer');
+    const dash = await DashboardClient.login(stack, op.email, op.password);
+    const { payloadCodecs } = stack.temporal.options.loadedDataConverter;
+    const plain = { metadata: { encoding: new TextEncoder().encode('json/plain') }, data: new TextEncoder().encode('{"hello":"operator"}') };
+    const [sealed] = await payloadCodecs[0]!.encode([plain]);
+    const wire = { payloads: [{ metadata: Object.fromEntries(Object.entries(sealed!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])), data: Buffer.from(sealed!.data!).toString('base64') }] };
+    const post = (body: string, cookie: string | null = dash.cookie) =>
+      fetch(`${stack.url}/dashboard/codec/decode`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body });
+    const res = await post(JSON.stringify(wire));
+    expect(res.status).toBe(200);
+    const out = (await res.json()) as { payloads: { metadata: Record<string, string>; data: string }[] };
+    expect(Buffer.from(out.payloads[0]!.data, 'base64').toString()).toBe('{"hello":"operator"}');
+    expect(Buffer.from(out.payloads[0]!.metadata.encoding!, 'base64').toString()).toBe('json/plain');
+    expect((await post(JSON.stringify(wire), null)).status).toBe(401);
+    expect((await post('{not json')).status).toBe(400);
+    expect((await post(JSON.stringify({ payloads: [{ data: '***' }] }))).status).toBe(400);
+  });
+});
