@@ -32,15 +32,15 @@ async function main() {
         select gen_random_uuid(), (select id from teams order by id offset (g % 5) limit 1), 'client-' || g from generate_series(1, ${Math.ceil(N / 10)}) g;
       insert into webhook_endpoints (id, team_id, url, secret_enc, created_at, updated_at)
         select gen_random_uuid(), id, 'https://example.com/hooks/' || name, 'x', now(), now() from teams;
-      with u as (select id, team_id, row_number() over () as n from users)
+      with u as (select id, team_id, row_number() over () as n from users),
+           src as (select g, gen_random_uuid() as o from generate_series(1, ${N}) g)
       insert into orders (id, team_id, user_id, lab_test_id, method, status, low_level_status, low_level_status_created_at, sample_id,
                           details_id, patient_details, workflow_id, created_at, updated_at)
         select o, u.team_id, u.id, (select id from lab_tests limit 1), (array['testkit','walk_in_test','at_home_phlebotomy'])[1 + g % 3],
                (array['received','collecting_sample','completed','cancelled'])[1 + g % 4], 'ordered', now(), 'S' || lpad(g::text, 11, '0'),
                gen_random_uuid(), jsonb_build_object('first_name', 'Pat' || (g % 97), 'last_name', 'Name' || g), 'lab-order-' || o,
                now() - (g || ' minutes')::interval, now()
-        from generate_series(1, ${N}) g, lateral (select gen_random_uuid() as o) x
-        join u on u.n = 1 + (g % ${Math.ceil(N / 10)});
+        from src join u on u.n = 1 + (src.g % ${Math.ceil(N / 10)});
       insert into order_events (order_id, id, status, created_at) select id, k, 'received.testkit.ordered', created_at from orders, generate_series(1, 3) k;
       insert into outbox_events (id, team_id, user_id, event_type, subject_id, data, created_at)
         select gen_random_uuid(), team_id, user_id, 'labtest.order.created', id, '{}', created_at from orders;
@@ -61,7 +61,7 @@ async function main() {
     });
     const [sample] = await db.sql<{ id: string; sample_id: string; team_id: string; created_at: Date }[]>`select id, sample_id, team_id, created_at from orders order by created_at desc offset 137 limit 1`;
     const [client] = await db.sql<{ client_user_id: string }[]>`select client_user_id from users offset 42 limit 1`;
-    const cursor = `${sample!.created_at.toISOString()}_${sample!.id}`;
+    const cursor = `${new Date(sample!.created_at).toISOString()}_${sample!.id}`;
     const pages: [string, string][] = [
       ['orders, first page', '/dashboard/orders'],
       ['orders, next page (keyset)', `/dashboard/orders?before=${encodeURIComponent(cursor)}`],

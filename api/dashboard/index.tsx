@@ -4,7 +4,8 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../env.js';
 import { onError } from '../errors.js';
 import { DashboardError, type DashEnv, type DashboardDeps } from './env.js';
-import { Layout } from './layout.js';
+import { listAudit } from '../../db/queries/dashboard/operators.js';
+import { Layout, fmt } from './layout.js';
 import { codecRoutes } from './codec.js';
 import { loginRoutes } from './login.js';
 import { orderRoutes } from './orders.js';
@@ -54,5 +55,28 @@ export function dashboardRoutes(deps: DashboardDeps) {
   app.route('/', parsingRoutes(deps));
   app.route('/', workflowRoutes(deps));
   app.route('/', webhookRoutes(deps));
+  app.get('/audit', async (c) => {
+    const rows = await listAudit(deps.db, { limit: 200 });
+    return c.html(
+      <Layout title="Audit log" operator={c.get('operator')} section="audit">
+        <table id="audit">
+          <thead>
+            <tr><th>When</th><th>Who</th><th>What</th><th>Target</th><th>Detail</th></tr>
+          </thead>
+          <tbody>
+            {rows.map((a) => (
+              <tr>
+                <td class="mono">{fmt(a.at)}</td>
+                <td>{a.operatorEmail}</td>
+                <td>{a.action}</td>
+                <td class="mono">{a.targetType ? `${a.targetType} ${a.targetId ?? ''}` : ''}</td>
+                <td class="mono">{a.detail ? JSON.stringify(a.detail) : ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Layout>,
+    );
+  });
   return app;
 }

@@ -33,8 +33,6 @@ const NAV: [string, string][] = [
   ['workflows', 'Workflows'],
   ['webhooks', 'Webhooks'],
   ['parsing', 'Parsing jobs'],
-  ['teams', 'Teams & keys'],
-  ['charts', 'Charts'],
   ['audit', 'Audit log'],
 ];
 

@@ -142,6 +142,9 @@ describe('dashboard: orders', () => {
     const audit = await stack.db.db.select().from(operatorAudit).where(and(eq(operatorAudit.targetId, order.id), eq(operatorAudit.action, 'order.resend')));
     expect(audit).toHaveLength(1);
     expect(audit[0]!.operatorEmail).toBe(op.email);
+    const log = await (await dash.get('/dashboard/audit')).text();
+    expect(log).toContain(`order ${order.id}`);
+    expect((await fetch(`${stack.url}/dashboard/audit`)).status).toBe(401);
   });
 
   it('cancel asks for confirmation, goes through the workflow, and a second cancel is refused with 409', async () => {
