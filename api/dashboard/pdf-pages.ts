@@ -1,16 +1,19 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createCanvas } from '@napi-rs/canvas';
-import { getDocument, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 const ASSETS = { standardFontDataUrl: `${join(pdfjsRoot, 'standard_fonts')}/`, cMapUrl: `${join(pdfjsRoot, 'cmaps')}/`, cMapPacked: true };
+// Loaded on first use: pdfjs and the canvas are heavy, and the API starts without them.
+const pdfjs = () => import('pdfjs-dist/legacy/build/pdf.mjs');
+
 /** Pages shown to reviewers are at most this wide (px): readable beside the table, small to send. */
 const WIDTH = 1000;
 
 /** How many pages a stored PDF has (null if it cannot be read). */
 export async function pdfPageCount(bytes: Uint8Array): Promise<number | null> {
   try {
+    const { getDocument } = await pdfjs();
     const doc = await getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false, ...ASSETS }).promise;
     const n = doc.numPages;
     await doc.destroy();
@@ -22,6 +25,7 @@ export async function pdfPageCount(bytes: Uint8Array): Promise<number | null> {
 
 /** One page of a PDF drawn as PNG on the server: every browser shows it, no PDF plug-in or script needed. */
 export async function pdfPagePng(bytes: Uint8Array, pageNumber: number): Promise<Buffer | null> {
+  const [{ getDocument }, { createCanvas }] = await Promise.all([pdfjs(), import('@napi-rs/canvas')]);
   const doc = await getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false, ...ASSETS }).promise;
   try {
     if (pageNumber < 1 || pageNumber > doc.numPages) return null;
