@@ -13,6 +13,9 @@ export interface HistoryStep {
   failure: string | null;
 }
 
+/** Temporal has no such workflow: the client's error, or gRPC NOT_FOUND (5) from the history call. */
+const notFound = (err: unknown) => err instanceof WorkflowNotFoundError || (err as { code?: unknown } | null)?.code === 5;
+
 const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
   t ? Number(t.seconds ?? 0) * 1000 + Math.round((t.nanos ?? 0) / 1e6) : 0;
 const excerpt = (v: unknown, max = 240) => {
@@ -49,7 +52,7 @@ export async function historySteps(client: Client, workflowId: string): Promise<
   try {
     history = await client.workflow.getHandle(workflowId).fetchHistory();
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return null;
+    if (notFound(err)) return null;
     throw err;
   }
   const steps: HistoryStep[] = [];
@@ -175,7 +178,7 @@ export async function workflowNow(client: Client, workflowId: string, stateQuery
   try {
     d = await handle.describe();
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return null;
+    if (notFound(err)) return null;
     throw err;
   }
   const pending = (d.raw.pendingActivities ?? []).map((p) => ({
