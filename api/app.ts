@@ -40,6 +40,7 @@ import { providersRoutes } from './routes/providers/index.js';
 import { userConnectionRoutes } from './routes/users/connections.js';
 import { userInfoRoutes } from './routes/users/info.js';
 import { teamSurfaceRoutes } from './routes/team/surface.js';
+import { dashboardRoutes } from './dashboard/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -87,6 +88,12 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   // Rate limits (README "Rate limits"): per address here, per team after auth below; unset values turn one off.
   const limits = rateLimits(config);
   app.use(limits.byAddress);
+  // The operations dashboard: operator sessions of its own (api/dashboard), no team keys.
+  const blobStore = blobs ?? blobStoreFor(config.DATA_DIR ?? '.data');
+  app.route(
+    '/dashboard',
+    dashboardRoutes({ db: db.db, temporal, blobs: blobStore, environment: config.SERVICE_ENVIRONMENT, publicUrl: config.PUBLIC_URL }),
+  );
   app.route('/health', healthRoutes({ sql: db.sql, temporal, namespace: config.TEMPORAL_NAMESPACE }));
   // Couriers, labs and operators (partner keys, their own auth; team keys do not open it): docs/partner-api.md
   app.route(
@@ -153,7 +160,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
     labReportRoutes({
       db: db.db,
       temporal,
-      blobs: blobs ?? blobStoreFor(config.DATA_DIR ?? '.data'),
+      blobs: blobStore,
       reviewDeadlineSeconds: config.PARSER_REVIEW_DEADLINE_SECONDS ?? DEFAULT_REVIEW_DEADLINE_SECONDS,
       environment: config.SERVICE_ENVIRONMENT,
       ...(parserSandboxJobLimit !== undefined ? { sandboxJobLimit: parserSandboxJobLimit } : {}),

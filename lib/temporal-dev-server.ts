@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { assertPortFree, oneLine, StartupError } from './startup.js';
 import { findOrInstallTemporalCli } from './temporal-cli.js';
+import { searchAttributeFlags } from '../domain/search-attributes.js';
 
 type Log = (msg: string) => void;
 
@@ -19,6 +20,8 @@ export interface DevServerOptions {
   port: number;
   /** null = headless (no UI). */
   uiPort: number | null;
+  /** The dashboard's remote codec (`<api>/dashboard/codec`): the UI shows decoded payloads to logged-in operators. */
+  uiCodecEndpoint?: string;
   namespace: string;
   /** More namespaces to register (tests use one to run a worker of their own). */
   extraNamespaces?: string[];
@@ -81,6 +84,8 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   }
   if (opts.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(opts.uiPort));
+  args.push(...searchAttributeFlags()); // domain/search-attributes.ts
+  if (opts.uiCodecEndpoint && opts.uiPort !== null) args.push('--ui-codec-endpoint', opts.uiCodecEndpoint);
   if (opts.dbFile) {
     mkdirSync(dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile);

@@ -9,12 +9,17 @@
  *   revoke-partner-key --id ID  → {"partner_key_id": "...", "revoked": true}
  *   create-lab-account --team TEAM_ID --lab-slug S --name N [--default-comment C]
  *                               → {"lab_account_id", "team_id", "lab_slug", "name", "default_comment", "status"}
+ *   create-operator --email E --password P [--role viewer|operator]
+ *                               → {"operator_id", "email", "role"} (a dashboard login; the password is stored as an scrypt hash)
  * Uses DATABASE_URL, else the embedded Postgres under DATA_DIR (started for the command if not running).
  */
 import { parseArgs } from 'node:util';
 import { createTeam, listTeams, rotateTeamKey } from '../db/queries/teams.js';
 import { PARTNER_KINDS, createPartnerKey, findLabBySlug, listPartnerKeys, revokePartnerKey, type PartnerKind } from '../db/queries/partners.js';
 import { createLabAccount } from '../db/queries/lab-accounts.js';
+import { insertOperator } from '../db/queries/dashboard/operators.js';
+import { OPERATOR_ROLES, type OperatorRole } from '../db/schema/operators.js';
+import { MIN_PASSWORD_LENGTH, hashPassword } from '../api/dashboard/password.js';
 import { loadConfigOrExit, type Config } from '../lib/config.js';
 import type { Db } from '../db/client.js';
 import { createLogger } from '../lib/logger.js';
@@ -22,7 +27,8 @@ import { migrate, startPostgres } from '../lib/service-stack.js';
 
 const USAGE = 'usage: npm run admin -- create-team --name NAME | list-teams | rotate-key --team TEAM_ID' +
   ' | create-partner-key --name NAME --kind courier|lab|operator [--lab-slug LAB_SLUG] | list-partner-keys | revoke-partner-key --id ID' +
-  ' | create-lab-account --team TEAM_ID --lab-slug LAB_SLUG --name NAME [--default-comment TEXT]';
+  ' | create-lab-account --team TEAM_ID --lab-slug LAB_SLUG --name NAME [--default-comment TEXT]' +
+  ' | create-operator --email EMAIL --password PASSWORD [--role viewer|operator]';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function fail(message: string): never {
@@ -40,15 +46,19 @@ async function main(): Promise<void> {
       'lab-slug': { type: 'string' },
       id: { type: 'string' },
       'default-comment': { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
     },
   });
   const command = positionals[0];
-  if (!command || !['create-team', 'list-teams', 'rotate-key', 'create-lab-account', ...PARTNER_COMMANDS].includes(command)) {
+  if (!command || !['create-team', 'list-teams', 'rotate-key', 'create-lab-account', 'create-operator', ...PARTNER_COMMANDS].includes(command)) {
     fail(`unknown command: ${command ?? '(none)'}`);
   }
   if (command === 'create-team' && !values.name?.trim()) fail('create-team needs --name NAME');
   if (command === 'rotate-key' && !(values.team && UUID.test(values.team))) fail('rotate-key needs --team TEAM_ID (a UUID)');
   checkPartnerArgs(command, values);
+  if (command === 'create-operator') checkOperatorArgs(values);
   if (command === 'create-lab-account') {
     if (!(values.team && UUID.test(values.team))) fail('create-lab-account needs --team TEAM_ID (a UUID)');
     if (!values['lab-slug']?.trim()) fail('create-lab-account needs --lab-slug LAB_SLUG');
@@ -83,6 +93,8 @@ async function main(): Promise<void> {
       exitCode = await partnerCommand(db.db, config, command, values);
     } else if (command === 'create-lab-account') {
       exitCode = await createLabAccountCommand(db.db, values);
+    } else if (command === 'create-operator') {
+      exitCode = await createOperatorCommand(db.db, values);
     } else {
       const rotated = await rotateTeamKey(db.db, values.team!);
       if (!rotated) {
@@ -174,6 +186,28 @@ async function createLabAccountCommand(
     status: account.status,
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
+  return 0;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function checkOperatorArgs(values: { email?: string | undefined; password?: string | undefined; role?: string | undefined }): void {
+  if (!(values.email && EMAIL.test(values.email.trim()) && values.email.length <= 254)) fail('create-operator needs --email EMAIL');
+  if (!values.password || values.password.length < MIN_PASSWORD_LENGTH || values.password.length > 1024) {
+    fail(`create-operator needs --password PASSWORD (at least ${MIN_PASSWORD_LENGTH} characters)`);
+  }
+  if (values.role !== undefined && !(OPERATOR_ROLES as readonly string[]).includes(values.role)) fail('--role is viewer or operator');
+}
+
+/** A dashboard operator (api/dashboard). Returns the exit code. */
+async function createOperatorCommand(db: Db, values: { email?: string | undefined; password?: string | undefined; role?: string | undefined }): Promise<number> {
+  const role = (values.role ?? 'operator') as OperatorRole;
+  const created = await insertOperator(db, { email: values.email!, passwordHash: await hashPassword(values.password!), role });
+  if (!created) {
+    process.stderr.write(`an operator with email ${values.email!.trim().toLowerCase()} exists already\n`);
+    return 1;
+  }
+  process.stdout.write(`${JSON.stringify({ operator_id: created.id, email: created.email, role: created.role })}\n`);
   return 0;
 }
 

@@ -9,3 +9,4 @@ export * from './lab-reports.js';
 export * from './insurance.js';
 export * from './link.js';
 export * from './appointments.js';
+export * from './operators.js';

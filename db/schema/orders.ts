@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { AoeAnswer } from '../../domain/orders/aoe.js';
 import { labTests } from './catalog.js';
@@ -99,6 +100,13 @@ export const orders = pgTable(
     index('orders_team_status_idx').on(t.teamId, t.lowLevelStatus),
     uniqueIndex('orders_sample_id_uq').on(t.sampleId),
     index('orders_transaction_idx').on(t.transactionId, t.createdAt),
+    // The operations dashboard (api/dashboard): keyset pages across teams, by status or method, and
+    // patient-name prefix search.
+    index('orders_created_idx').on(t.createdAt, t.id),
+    index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('orders_method_created_idx').on(t.method, t.createdAt, t.id),
+    index('orders_patient_last_name_idx').on(sql`lower(${t.patientDetails}->>'last_name') text_pattern_ops`),
+    index('orders_patient_first_name_idx').on(sql`lower(${t.patientDetails}->>'first_name') text_pattern_ops`),
   ],
 );
 

@@ -24,6 +24,8 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_team_client_user_id_uq').on(t.teamId, t.clientUserId),
+    // The operations dashboard finds orders by client_user_id across teams.
+    index('users_client_user_id_idx').on(t.clientUserId),
     index('users_team_created_idx').on(t.teamId, t.createdOn, t.id).where(sql`${t.deletedAt} is null`),
   ],
 );

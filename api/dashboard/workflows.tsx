@@ -1,0 +1,149 @@
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { labOrderWorkflowType } from '../../workflows/lab-order/definitions.js';
+import { labReportWorkflowType } from '../../workflows/lab-report/definitions.js';
+import { userDeletionWorkflowType } from '../../workflows/user-deletion/definitions.js';
+import { webhookEndpointWorkflowType } from '../../workflows/webhooks/definitions.js';
+import type { DashEnv, DashboardDeps } from './env.js';
+import { Layout, StatusBadge, fmt } from './layout.js';
+import { parseOr400 } from './params.js';
+import { BASE } from './session.js';
+import { historySteps, workflowNow, type PendingActivity } from './temporal.js';
+
+/** A pending activity on this attempt or later makes a workflow "stuck" (a poison pill retrying). */
+export const STUCK_ATTEMPTS = 5;
+/** Running workflows described per look at the stuck view (bounded: one describe() each). */
+export const STUCK_SCAN_LIMIT = 200;
+const LIST_LIMIT = 100;
+
+const WORKFLOW_TYPES = [labOrderWorkflowType, labReportWorkflowType, webhookEndpointWorkflowType, userDeletionWorkflowType] as const;
+const query = z.object({
+  view: z.enum(['running', 'failed', 'stuck']).default('stuck'),
+  type: z.preprocess((v) => (v === '' ? undefined : v), z.enum(WORKFLOW_TYPES).optional()),
+});
+
+interface Row {
+  info: WorkflowExecutionInfo;
+  why: string;
+  failure: string | null;
+}
+
+async function take<T>(it: AsyncIterable<T>, n: number): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) {
+    out.push(x);
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
+/** Runs `fn` over items, at most `width` at a time. */
+async function pool<T, R>(items: T[], width: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
+  return out;
+}
+
+const stuckReason = (pending: PendingActivity[], now: number): { why: string; failure: string | null } | null => {
+  const retrying = pending.find((p) => p.attempt >= STUCK_ATTEMPTS);
+  if (retrying) return { why: `${retrying.activityType} on attempt ${retrying.attempt}`, failure: retrying.lastFailure };
+  const late = pending.find((p) => p.scheduledAt && now - p.scheduledAt.getTime() > 3600_000 && p.state === 'scheduled');
+  if (late) return { why: `${late.activityType} scheduled over an hour ago and not picked up (no worker?)`, failure: late.lastFailure };
+  return null;
+};
+
+/** Running, failed and stuck workflows through Temporal's visibility (built-in attributes: WorkflowType, ExecutionStatus, StartTime). */
+export async function listWorkflows(client: Client, view: 'running' | 'failed' | 'stuck', type?: string): Promise<Row[]> {
+  const typeClause = type ? ` AND WorkflowType = '${type}'` : '';
+  if (view === 'failed') {
+    const infos = await take(
+      client.workflow.list({ query: `ExecutionStatus IN ('Failed', 'TimedOut', 'Terminated')${typeClause}` }),
+      LIST_LIMIT,
+    );
+    return pool(infos, 8, async (info) => {
+      const steps = info.status.name === 'FAILED' ? await historySteps(client, info.workflowId) : null;
+      const closed = steps?.filter((s) => s.kind === 'closed').at(-1);
+      return { info, why: info.status.name.toLowerCase(), failure: closed?.failure ?? null };
+    });
+  }
+  const running = await take(
+    client.workflow.list({ query: `ExecutionStatus = 'Running'${typeClause}` }),
+    view === 'stuck' ? STUCK_SCAN_LIMIT : LIST_LIMIT,
+  );
+  if (view === 'running') return running.map((info) => ({ info, why: 'running', failure: null }));
+  const now = Date.now();
+  const described = await pool(running, 8, async (info) => {
+    const state = await workflowNow(client, info.workflowId, null).catch(() => null);
+    const reason = state ? stuckReason(state.pending, now) : null;
+    return reason ? { info, ...reason } : null;
+  });
+  return described.filter((r): r is Row => r !== null);
+}
+
+export function workflowRoutes(deps: DashboardDeps) {
+  const app = new Hono<DashEnv>();
+  app.get('/workflows', async (c) => {
+    const q = parseOr400(query, c.req.query());
+    const rows = await listWorkflows(deps.temporal, q.view, q.type);
+    return c.html(
+      <Layout title="Workflows" operator={c.get('operator')} section="workflows">
+        <form class="filters" method="get" action={`${BASE}/workflows`}>
+          <label>
+            View
+            <select name="view">
+              {(['stuck', 'running', 'failed'] as const).map((v) => (
+                <option value={v} selected={q.view === v}>{v}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Workflow type
+            <select name="type">
+              <option value="">any</option>
+              {WORKFLOW_TYPES.map((t) => (
+                <option value={t} selected={q.type === t}>{t}</option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">Show</button>
+        </form>
+        <p class="muted">
+          {q.view === 'stuck'
+            ? `Running workflows (up to ${STUCK_SCAN_LIMIT} newest) with a pending activity on attempt ${STUCK_ATTEMPTS} or later, or one no worker picked up for an hour.`
+            : `Up to ${LIST_LIMIT}, newest first.`}
+        </p>
+        <table id="workflows">
+          <thead>
+            <tr><th>Started</th><th>Workflow</th><th>Type</th><th>Status</th><th>Why listed</th><th>Last failure</th></tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => {
+              const orderId = /^lab-order-(.+)$/.exec(r.info.workflowId)?.[1];
+              return (
+                <tr>
+                  <td class="mono">{fmt(r.info.startTime)}</td>
+                  <td class="mono">{orderId ? <a href={`${BASE}/orders/${orderId}`}>{r.info.workflowId}</a> : r.info.workflowId}</td>
+                  <td>{r.info.type}</td>
+                  <td><StatusBadge value={r.info.status.name.toLowerCase()} /></td>
+                  <td>{r.why}</td>
+                  <td class="err">{r.failure ?? ''}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {rows.length === 0 && <p class="muted">None.</p>}
+      </Layout>,
+    );
+  });
+  return app;
+}
