@@ -173,6 +173,7 @@ async function main(): Promise<void> {
     const lines = [
       '',
       `  API          ${api.url}   (health: ${api.url}/health)`,
+      `  Dashboard    ${api.url}/dashboard   (operators: npm run admin -- create-operator --email E --password P)`,
       `  Temporal UI  ${temporal.uiUrl ?? '(external Temporal: see its own UI)'}`,
       `  Temporal     ${temporal.address}  namespace ${config.TEMPORAL_NAMESPACE}`,
       `  Postgres     ${config.DATABASE_URL ? 'DATABASE_URL' : `embedded, 127.0.0.1:${config.EMBEDDED_POSTGRES_PORT}`}`,
