@@ -111,6 +111,27 @@ describe('resolution and order checks against Postgres (what order creation call
     expect(grace.warnings).toHaveLength(1);
   });
 
+  it('POST /v3/order on a delegated account: refused without a physician (nothing created), accepted with one', async () => {
+    const s = await setup();
+    const { userId } = await s.client.user.create({ clientUserId: `p-${Date.now()}` });
+    const account = await createLabAccount(stack.db.db, {
+      teamId: s.teamId, labId: s.labId, name: 'Delegated', defaultComment: null, delegatedFlow: 'order_delegated', delegatedAt: new Date(Date.now() - 40 * DAY),
+    });
+    const request = {
+      userId,
+      orderSet: { labTestIds: [s.labTestId] },
+      labAccountId: account!.id,
+      patientDetails: { firstName: 'Jane', lastName: 'Doe', dob: '1950-05-17', gender: 'female' as const, phoneNumber: '+14155552671', email: 'jane@example.com' },
+      patientAddress: { firstLine: '123 Main St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' },
+    };
+    const refused = await s.client.labTests.createOrder(request).then(() => null, (e: unknown) => e as VitalError);
+    expect(refused?.statusCode).toBe(400);
+    expect(refused?.body).toEqual({ detail: `A physician is required for orders on lab account ${account!.id}: its delegated_flow is order_delegated` });
+    expect((await http(stack, 'GET', '/v3/orders', { apiKey: s.apiKey })).json).toMatchObject({ orders: [] });
+    const { order } = await s.client.labTests.createOrder({ ...request, physician: { firstName: 'Gregory', lastName: 'House', npi: '1234567893' } });
+    expect(order.physician).toEqual({ firstName: 'Gregory', lastName: 'House', npi: '1234567893' });
+  });
+
   it('billing against allowed_billing, insurance and ICD codes', async () => {
     const s = await setup();
     const { userId } = await s.client.user.create({ clientUserId: `p-${Date.now()}` });

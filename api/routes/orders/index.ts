@@ -19,6 +19,8 @@ import type { AppEnv } from '../../env.js';
 import { HttpError, ValidationError, badRequest, notFound } from '../../errors.js';
 import { parse, parseJsonBody, parseQuery, readJson } from '../../validation.js';
 import { checkedAoeAnswers } from '../lab-tests/aoe.js';
+import { checkOrderSurroundings } from '../lab-accounts/order-checks.js';
+import { labOfLabTest } from '../../../db/queries/lab-accounts.js';
 import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
 import type { OrdersDeps } from './deps.js';
 import { orderDocumentsRoutes } from './documents.js';
@@ -103,6 +105,19 @@ export function ordersRoutes(deps: OrdersDeps) {
       ]);
     }
     const aoeAnswers = await checkedAoeAnswers(db, labTestId, body.aoe_answers ?? []);
+    // The lab account (given or resolved), delegation, billing, insurance and ICD-10 checks (README "Lab accounts").
+    const around = await checkOrderSurroundings(db, {
+      teamId,
+      userId: body.user_id,
+      labId: (await labOfLabTest(db, labTestId))!,
+      labAccountId,
+      physician: body.physician ?? null,
+      patientState: body.patient_address.state,
+      billingType: body.billing_type ?? 'client_bill',
+      icdCodes: body.icd_codes ?? null,
+      healthInsurance: (body.health_insurance as { payor_code?: string | null } | null | undefined) ?? null,
+      now: new Date(),
+    });
     const pd = body.patient_details;
     const result = await startOrder(
       c,
@@ -125,7 +140,7 @@ export function ordersRoutes(deps: OrdersDeps) {
           country: body.patient_address.country,
           phone_number: body.patient_address.phone_number ?? pd.phone_number,
         },
-        physician: body.physician ?? deps.servicePhysician,
+        physician: body.physician ?? (around.physicianSource === 'client' ? around.physician : deps.servicePhysician),
         consents: body.consents ?? null,
         healthInsurance: body.health_insurance ?? null,
         aoeAnswers,
@@ -133,7 +148,7 @@ export function ordersRoutes(deps: OrdersDeps) {
         passthrough: body.passthrough ?? null,
         priority: body.priority ?? false,
         billingType: body.billing_type ?? 'client_bill',
-        icdCodes: body.icd_codes ?? null,
+        icdCodes: around.icdCodes,
         clinicalNotes: body.clinical_notes ?? null,
         labAccountId,
       },
