@@ -152,7 +152,7 @@ export const clientFacingOrder = z.object({
   worst_case_result_by_date: z.string().nullable(),
   origin: z.string(),
   // Filled by the order-transaction work (issue 17 item 1, built separately); optional until it lands.
-  order_transaction: orderTransaction.optional(),
+  order_transaction: orderTransaction,
 });
 
 export const postOrderResponse = z.object({ order: clientFacingOrder, status: z.string(), message: z.string() });
