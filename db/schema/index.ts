@@ -6,3 +6,4 @@ export * from './events.js';
 export * from './accounts.js';
 export * from './webhooks.js';
 export * from './lab-reports.js';
+export * from './wearables.js';
