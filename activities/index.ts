@@ -14,6 +14,7 @@ import type { Logger } from '../lib/logger.js';
 import { createOrderActivities } from './orders/index.js';
 import { createUserActivities } from './users/index.js';
 import { createLabReportActivities } from './lab-reports/index.js';
+import { createIngestionActivities } from './ingestion/index.js';
 import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
 
 export interface ActivityDeps {
@@ -77,6 +78,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createOrderActivities({ ...deps, orderPayload: async () => orderPayloadBuilder(await urlSigner()), wakeEndpoints: wake }),
     ...createWebhookActivities({ ...deps, settings: webhookSettings(deps.config), secretBox, wake }),
     ...createLabReportActivities({ ...deps, blobs, wakeEndpoints: wake }),
+    ...createIngestionActivities({ ...deps, wakeEndpoints: wake }),
   };
 }
 

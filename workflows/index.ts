@@ -3,3 +3,4 @@ export { userDeletionWorkflow } from './user-deletion/workflow.js';
 export { labOrderWorkflow } from './lab-order/workflow.js';
 export { webhookEndpointWorkflow } from './webhooks/workflow.js';
 export { labReportParsingWorkflow } from './lab-report/workflow.js';
+export { ingestionWorkflow } from './ingestion/workflow.js';
