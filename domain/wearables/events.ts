@@ -17,7 +17,7 @@ export const sourceIdOf = (provider: string) => SOURCE_IDS[provider] ?? 0;
 
 const NAMES: Record<string, string> = { apple_health_kit: 'Apple HealthKit', fitbit: 'Fitbit', oura: 'Oura', freestyle_libre: 'Freestyle Libre' };
 export function clientFacingSource(provider: string, sourceType: string, extra: Record<string, unknown> = {}) {
-  return { provider, type: sourceType, slug: provider, name: NAMES[provider] ?? provider, logo: null, ...extra };
+  return { provider, type: sourceType, slug: provider, name: NAMES[provider] ?? provider, logo: `https://logos.labflow.invalid/${provider}.png`, ...extra };
 }
 
 export function sampleJson(s: SampleRecord) {
