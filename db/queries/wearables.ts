@@ -9,12 +9,18 @@ export async function ensureSamplePartitions(db: DbOrTx, from: Date, to: Date): 
   while (month <= to) {
     const next = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
     const name = `wearable_samples_${month.toISOString().slice(0, 7).replace('-', '_')}`;
-    // Names and bounds are built from dates only, never from input text.
-    await db.execute(
-      sql.raw(
-        `create table if not exists "${name}" partition of wearable_samples for values from ('${month.toISOString()}') to ('${next.toISOString()}')`,
-      ),
-    );
+    // Names and bounds are built from dates only, never from input text. Two ingestions may create the
+    // same month at once: the loser's "already exists" is the outcome it wanted.
+    try {
+      await db.execute(
+        sql.raw(
+          `create table if not exists "${name}" partition of wearable_samples for values from ('${month.toISOString()}') to ('${next.toISOString()}')`,
+        ),
+      );
+    } catch (err) {
+      const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+      if (code !== '42P07' && code !== '23505') throw err;
+    }
     names.push(name);
     month.setTime(next.getTime());
   }
@@ -27,7 +33,8 @@ export interface UpsertedSample extends SampleRecord {
 
 /**
  * One set-based upsert for a whole batch: the dedupe key is (user, resource, timestamp, provider, source
- * type), the latest value wins, and `xmax = 0` tells a new row from an updated one. A batch with the
+ * type), the latest value wins, and the keys present before the statement tell new rows from updated
+ * ones. A batch with the
  * same key twice keeps the last (Postgres refuses to update one row twice in one statement).
  */
 export async function upsertSamples(db: DbOrTx, userId: string, provider: string, samples: SampleRecord[]): Promise<UpsertedSample[]> {
@@ -44,14 +51,24 @@ export async function upsertSamples(db: DbOrTx, userId: string, provider: string
     y: s.type ?? null,
     o: s.timezoneOffset,
   }));
+  // Partitioned tables cannot return xmax: a CTE reads the keys that exist (the statement's snapshot,
+  // before the insert) and the insert's rows are marked created when their key was not among them.
   const result = await db.execute<{ resource: string; timestamp: string; created: boolean; source_type: string; value: number; end: string | null; unit: string; type: string | null; timezone_offset: number }>(sql`
-    insert into wearable_samples (user_id, resource, "timestamp", provider, source_type, value, "end", unit, type, timezone_offset, updated_at)
-    select ${userId}::uuid, x.r, x.t, ${provider}, x.s, x.v, x.e, x.u, x.y, x.o, now()
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(r text, t timestamptz, s text, v float8, e timestamptz, u text, y text, o int)
-    on conflict (user_id, resource, "timestamp", provider, source_type) do update
-      set value = excluded.value, "end" = excluded."end", unit = excluded.unit, type = excluded.type,
-          timezone_offset = excluded.timezone_offset, updated_at = excluded.updated_at
-    returning resource, "timestamp", source_type, value, "end", unit, type, timezone_offset, (xmax = 0) as created`);
+    with input as (
+      select x.* from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(r text, t timestamptz, s text, v float8, e timestamptz, u text, y text, o int)
+    ), existing as (
+      select w.resource, w."timestamp", w.source_type from wearable_samples w join input i
+        on w.user_id = ${userId}::uuid and w.resource = i.r and w."timestamp" = i.t and w.provider = ${provider} and w.source_type = i.s
+    ), upserted as (
+      insert into wearable_samples (user_id, resource, "timestamp", provider, source_type, value, "end", unit, type, timezone_offset, updated_at)
+      select ${userId}::uuid, i.r, i.t, ${provider}, i.s, i.v, i.e, i.u, i.y, i.o, now() from input i
+      on conflict (user_id, resource, "timestamp", provider, source_type) do update
+        set value = excluded.value, "end" = excluded."end", unit = excluded.unit, type = excluded.type,
+            timezone_offset = excluded.timezone_offset, updated_at = excluded.updated_at
+      returning resource, "timestamp", source_type, value, "end", unit, type, timezone_offset
+    )
+    select u.*, e.resource is null as created from upserted u
+    left join existing e on e.resource = u.resource and e."timestamp" = u."timestamp" and e.source_type = u.source_type`);
   return [...result].map((r) => ({
     resource: r.resource,
     timestamp: new Date(r.timestamp),
@@ -75,6 +92,8 @@ export interface SummaryOwner {
 /** Summaries replaced by `id` (one statement); returns each with whether it was new. */
 export async function upsertSummaries(db: DbOrTx, owner: SummaryOwner, summaries: SummaryRecord[]) {
   if (!summaries.length) return [];
+  // One row per id (the last version in the batch): a statement may not update a row twice.
+  summaries = [...new Map(summaries.map((s) => [s.id, s])).values()];
   const rows = summaries.map((s) => ({ i: s.id, r: s.resource, d: s.calendarDate, s: s.sourceType, j: s.data, x: s.stream ?? null }));
   const result = await db.execute<{ id: string; created: boolean; created_at: string; updated_at: string }>(sql`
     insert into wearable_summaries (id, team_id, user_id, connection_id, resource, provider, source_type, calendar_date, data, stream, created_at, updated_at)
