@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import { createDb } from '../db/client.js';
 import { ensureSamplePartitions, upsertSamples } from '../db/queries/wearables.js';
@@ -56,11 +58,7 @@ async function main() {
     const distinct = new Map(b.map((s) => [`${s.resource}|${s.timestamp.toISOString()}`, s]));
     const stream = await handle.sql`copy wearable_samples (user_id, resource, "timestamp", provider, source_type, value, "end", unit, timezone_offset) from stdin`.writable();
     const lines = [...distinct.values()].map((s) => `${copyUser}\t${s.resource}\t${s.timestamp.toISOString()}\tfitbit\twatch\t${s.value}\t${s.end ? s.end.toISOString() : '\\N'}\t${s.unit}\t0\n`);
-    await new Promise<void>((resolve, reject) => {
-      stream.on('error', reject);
-      stream.on('finish', resolve);
-      stream.end(lines.join(''));
-    });
+    await pipeline(Readable.from([lines.join('')]), stream);
     if (i % 10 === 9) log(`copy: ${i + 1}/${BATCHES} batches`);
   }
   const copySecs = (performance.now() - t0) / 1000;
