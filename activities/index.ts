@@ -16,6 +16,7 @@ import { createAppointmentActivities } from './appointments/index.js';
 import { createUserActivities } from './users/index.js';
 import { createLabReportActivities } from './lab-reports/index.js';
 import { createConnectionActivities } from './connections/index.js';
+import { createIngestionActivities } from './ingestion/index.js';
 import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
 
 export interface ActivityDeps {
@@ -81,6 +82,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities({ ...deps, settings: webhookSettings(deps.config), secretBox, wake }),
     ...createLabReportActivities({ ...deps, blobs, wakeEndpoints: wake }),
     ...createConnectionActivities({ ...deps, secretBox, wakeEndpoints: wake }),
+    ...createIngestionActivities({ ...deps, wakeEndpoints: wake }),
   };
 }
 

@@ -20,6 +20,8 @@ import { lazySecretBox } from '../db/queries/service-secrets.js';
 import { lazyUrlSigner } from '../db/queries/secrets.js';
 import { signedDocumentsRoutes } from './routes/orders/documents.js';
 import { partnerRoutes } from './routes/partner/index.js';
+import { vitalsRoutes } from './routes/vitals/index.js';
+import { summariesRoutes } from './routes/summaries/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
 import { findVisibleLabTest } from '../db/queries/orders.js';
 import { servicePhysician } from '../domain/physician.js';
@@ -152,6 +154,9 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
       ...(orderDeadlines ? { deadlines: orderDeadlines } : {}),
     }),
   );
+  // Wearable data: summaries, streams and introspect first (their paths are fixed), then the 78 timeseries reads.
+  app.route('/', summariesRoutes({ db: db.db }));
+  app.route('/v2/timeseries', vitalsRoutes({ db: db.db }));
   // The lab catalogue (/v3/lab_test, /v3/lab_tests*): no path of its overlaps the order routes above.
   app.route('/v3', labTestsRoutes({ db: db.db }));
 

@@ -4,3 +4,4 @@ export { labOrderWorkflow } from './lab-order/workflow.js';
 export { webhookEndpointWorkflow } from './webhooks/workflow.js';
 export { labReportParsingWorkflow } from './lab-report/workflow.js';
 export { connectionWorkflow } from './connection/workflow.js';
+export { ingestionWorkflow } from './ingestion/workflow.js';

@@ -10,3 +10,4 @@ export * from './insurance.js';
 export * from './link.js';
 export * from './appointments.js';
 export * from './operators.js';
+export * from './wearables.js';

@@ -19,17 +19,19 @@ export const EVENT_TYPES = [
 
 /** `daily.data.<resource>.created|updated` for any wearable resource. */
 const DAILY_DATA = /^daily\.data\.[a-z0-9_]+\.(created|updated)$/;
+/** `historical.data.<resource>.created`: a historical pull (backfill) of that resource finished. */
+const HISTORICAL_DATA = /^historical\.data\.[a-z0-9_]+\.created$/;
 const PREFIX = /^[a-z0-9_]+(\.[a-z0-9_]+)*\.$/;
 
 export function isKnownEventType(type: string): boolean {
-  return (EVENT_TYPES as readonly string[]).includes(type) || DAILY_DATA.test(type);
+  return (EVENT_TYPES as readonly string[]).includes(type) || DAILY_DATA.test(type) || HISTORICAL_DATA.test(type);
 }
 
 /** Whether a filter value is acceptable: a known event type or a dotted prefix of one. */
 export function isValidFilter(filter: string): boolean {
   if (isKnownEventType(filter)) return true;
   if (!PREFIX.test(filter)) return false;
-  return EVENT_TYPES.some((t) => t.startsWith(filter)) || 'daily.data.'.startsWith(filter) || filter.startsWith('daily.data.');
+  return EVENT_TYPES.some((t) => t.startsWith(filter)) || 'daily.data.'.startsWith(filter) || filter.startsWith('daily.data.') || 'historical.data.'.startsWith(filter) || filter.startsWith('historical.data.');
 }
 
 export function matchesFilters(eventType: string, filters: readonly string[]): boolean {

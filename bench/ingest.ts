@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { sql } from 'drizzle-orm';
+import { createDb } from '../db/client.js';
+import { ensureSamplePartitions, upsertSamples } from '../db/queries/wearables.js';
+import type { SampleRecord } from '../domain/wearables/adapter.js';
+import { benchLog, cleanupStack, percentile, scratchServices } from './support.js';
+
+/**
+ * npm run bench:ingest — (1) samples per second through the deduplicating batch upsert (a realistic mix:
+ * heart rate by minute, hourly steps and calories, 20% of each batch repeats earlier keys) against a raw
+ * COPY of the same rows into the same table in the same run; (2) p99 of a 30-day heart-rate read for a
+ * user with a year of minute data. BENCH_DATABASE_URL uses that server (a fresh database, dropped after).
+ */
+const log = benchLog('ingest');
+const cleanups = cleanupStack();
+const BATCH = 5_000;
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
+
+function batchFor(i: number, prev: SampleRecord[]): SampleRecord[] {
+  const start = Date.UTC(2025, 0, 1) + i * 4 * 86_400_000;
+  const fresh: SampleRecord[] = [];
+  for (let k = 0; fresh.length < BATCH * 0.8; k++) {
+    const t = new Date(start + k * 60_000);
+    fresh.push({ resource: 'heartrate', timestamp: t, value: 60 + (k % 40), unit: 'bpm', sourceType: 'watch', timezoneOffset: 0 });
+    if (k % 60 === 0) {
+      fresh.push({ resource: 'steps', timestamp: t, end: new Date(t.getTime() + 3_600_000), value: k % 900, unit: 'count', sourceType: 'watch', timezoneOffset: 0 });
+      fresh.push({ resource: 'calories_active', timestamp: t, end: new Date(t.getTime() + 3_600_000), value: 12.5, unit: 'kcal', sourceType: 'watch', timezoneOffset: 0 });
+    }
+  }
+  const repeats = prev.slice(-BATCH * 0.2).map((s) => ({ ...s, value: s.value + 1 }));
+  return [...fresh, ...repeats];
+}
+
+async function main() {
+  const { databaseUrl } = await scratchServices(log, cleanups, { temporal: false, databaseUrl: process.env.BENCH_DATABASE_URL });
+  const handle = createDb(databaseUrl, { max: 4 });
+  cleanups.push(() => handle.close());
+  const db = handle.db;
+  await ensureSamplePartitions(db, new Date(Date.UTC(2024, 0, 1)), new Date(Date.UTC(2026, 0, 1)));
+
+  // (1) dedupe upsert vs COPY, same rows, two users so neither run meets the other's keys.
+  const upsertUser = randomUUID();
+  const copyUser = randomUUID();
+  let prev: SampleRecord[] = [];
+  const batches = Array.from({ length: BATCHES }, (_, i) => (prev = batchFor(i, prev)));
+  const total = batches.reduce((a, b) => a + b.length, 0);
+  let t0 = performance.now();
+  for (const [i, b] of batches.entries()) {
+    await upsertSamples(db, upsertUser, 'fitbit', b);
+    if (i % 10 === 9) log(`upsert: ${i + 1}/${BATCHES} batches`);
+  }
+  const upsertSecs = (performance.now() - t0) / 1000;
+  t0 = performance.now();
+  for (const [i, b] of batches.entries()) {
+    // COPY cannot take duplicate keys: the raw baseline gets each batch's distinct rows.
+    const distinct = new Map(b.map((s) => [`${s.resource}|${s.timestamp.toISOString()}`, s]));
+    const stream = await handle.sql`copy wearable_samples (user_id, resource, "timestamp", provider, source_type, value, "end", unit, timezone_offset) from stdin`.writable();
+    const lines = [...distinct.values()].map((s) => `${copyUser}\t${s.resource}\t${s.timestamp.toISOString()}\tfitbit\twatch\t${s.value}\t${s.end ? s.end.toISOString() : '\\N'}\t${s.unit}\t0\n`);
+    await pipeline(Readable.from([lines.join('')]), stream);
+    if (i % 10 === 9) log(`copy: ${i + 1}/${BATCHES} batches`);
+  }
+  const copySecs = (performance.now() - t0) / 1000;
+  const upsertRate = total / upsertSecs;
+  const copyRate = total / copySecs;
+
+  // (2) a year of minute heart rate for one user, then 30-day reads.
+  const reader = randomUUID();
+  log('loading a year of minute heart rate (525,600 samples)…');
+  await db.execute(sql`
+    insert into wearable_samples (user_id, resource, "timestamp", provider, source_type, value, unit, timezone_offset)
+    select ${reader}::uuid, 'heartrate', g, 'fitbit', 'watch', 60 + (extract(minute from g)::int % 30), 'bpm', 0
+    from generate_series('2025-01-01'::timestamptz, '2025-12-31 23:59'::timestamptz, interval '1 minute') g`);
+  await db.execute(sql`analyze wearable_samples`);
+  const { readSamples } = await import('../db/queries/wearable-reads.js');
+  const times: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const from = new Date(Date.UTC(2025, 0, 1) + (i % 330) * 86_400_000);
+    const t = performance.now();
+    const rows = await readSamples(db, { userId: reader, resource: 'heartrate', from, to: new Date(from.getTime() + 30 * 86_400_000), limit: 100_000 });
+    times.push(performance.now() - t);
+    if (rows.length !== 43_200) throw new Error(`expected 43200 samples, read ${rows.length}`);
+    if (i % 25 === 24) log(`reads: ${i + 1}/100`);
+  }
+  times.sort((a, b) => a - b);
+  const result = {
+    samples: total,
+    upsert_per_second: Math.round(upsertRate),
+    copy_per_second: Math.round(copyRate),
+    ratio: Math.round((upsertRate / copyRate) * 100) / 100,
+    read_30d_p50_ms: Math.round(percentile(times, 50) * 10) / 10,
+    read_30d_p99_ms: Math.round(percentile(times, 99) * 10) / 10,
+  };
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+}
+
+main()
+  .catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanups.run());
