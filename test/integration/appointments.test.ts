@@ -38,9 +38,13 @@ describe('PSC appointments of a walk-in order', () => {
     const availability = await t.client.labTests.getPscAppointmentAvailability({ lab: 'quest', zipCode: '94105', radius: '25' });
     expect(availability.slots.length).toBeGreaterThan(0);
     expect(availability.slots[0]!.location).toMatchObject({ code: 'QSCA01', ianaTimezone: 'America/Los_Angeles' });
-    const open = keys(availability);
+    // Slots are shared by every team (capacity lives in Postgres) and other tests book the earliest ones:
+    // use the last two of the 14 days, and judge capacity against what this call saw.
+    const open = keys({ ...availability, slots: availability.slots.filter((d) => d.location?.code === 'QSCA01') }).slice(-2);
     const first = open[0]!;
-    expect(first.numAppointmentsAvailable).toBe(3);
+    const capacity = first.numAppointmentsAvailable!;
+    expect(capacity).toBeGreaterThanOrEqual(1);
+    expect(capacity).toBeLessThanOrEqual(3);
     expect(new Date(first.end).getTime() - new Date(first.start).getTime()).toBe(20 * 60_000);
 
     const booked = await t.client.labTests.bookPscAppointment(t.order.id, { bookingKey: first.bookingKey! });
@@ -48,7 +52,7 @@ describe('PSC appointments of a walk-in order', () => {
     expect(booked.startAt?.toISOString()).toBe(new Date(first.start).toISOString());
     // the slot lost one place, for every caller
     const after = keys(await t.client.labTests.getPscAppointmentAvailability({ lab: 'quest', siteCodes: ['QSCA01'] }));
-    expect(after.find((s) => new Date(s.start).getTime() === new Date(first.start).getTime())?.numAppointmentsAvailable).toBe(2);
+    expect(after.find((s) => new Date(s.start).getTime() === new Date(first.start).getTime())?.numAppointmentsAvailable ?? 0).toBe(capacity - 1);
 
     const rescheduled = await t.client.labTests.reschedulePscAppointment(t.order.id, { bookingKey: open[1]!.bookingKey! });
     expect(rescheduled.startAt?.toISOString()).toBe(new Date(open[1]!.start).toISOString());

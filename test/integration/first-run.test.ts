@@ -42,12 +42,14 @@ describe('embedded PostgreSQL under a private directory', () => {
       const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
       const [row] = await sql<{ db: string; version: number; pid: number }[]>`
         select current_database() as db, current_setting('server_version_num')::int as version, pg_backend_pid() as pid`;
+      // Read the backend's owner while its connection is open (its process ends with the connection).
+      const backendUid = uidOf(row!.pid);
       await sql.end();
       expect(row!.db).toBe('first_run');
       expect(row!.version).toBeGreaterThanOrEqual(170000);
       // As root the server runs as the unprivileged `postgres` user; otherwise as ourselves.
-      if (process.getuid!() === 0) expect(uidOf(row!.pid)).not.toBe(0);
-      else expect(uidOf(row!.pid)).toBe(process.getuid!());
+      if (process.getuid!() === 0) expect(backendUid).not.toBe(0);
+      else expect(backendUid).toBe(process.getuid!());
     } finally {
       await pg.stop();
     }
