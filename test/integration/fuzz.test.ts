@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerKey } from '../../db/queries/partners.js';
@@ -38,7 +39,8 @@ async function createEndpoint(apiKey: string, description: string): Promise<stri
 }
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // Rate limits off: every malformed request must reach the input boundary, not a 429 (rate-limit.test.ts covers those).
+  stack = await startTestStack({ RATE_LIMIT_TEAM_PER_SECOND: '0', RATE_LIMIT_IP_PER_SECOND: '0' });
   team = await newTeam(stack, 'fuzzed team');
   other = await newTeam(stack, 'other team');
   partnerKey = (await createPartnerKey(stack.db.db, { name: 'fuzz operator', kind: 'operator', labId: null, environment: 'sandbox', region: 'us' })).apiKey;
@@ -187,10 +189,36 @@ interface Outcome {
   problem: string | null;
 }
 
+/**
+ * One request on a connection of its own, read as soon as the answer arrives: a server may answer an
+ * oversized body (413, `Connection: close`) and close before the client has sent it all, which `fetch`
+ * reports as a socket error instead of the answer. A write error after the answer is not a failure.
+ */
+function exchange(req: FuzzRequest): Promise<{ status: number; contentType: string; text: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(`${stack.url}${req.path}`);
+    const headers: Record<string, string | number> = { ...req.headers };
+    if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
+    let answered = false;
+    const r = request({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: req.method, headers, agent: false }, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    r.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    r.end(req.body);
+  });
+}
+
 async function send(req: FuzzRequest): Promise<Outcome> {
   const start = performance.now();
-  const res = await fetch(`${stack.url}${req.path}`, { method: req.method, headers: req.headers, body: req.body ?? null });
-  const text = await res.text();
+  const answer = await exchange(req);
+  const res = { status: answer.status, headers: { get: (name: string) => (name === 'content-type' ? answer.contentType : null) } };
+  const text = answer.text;
   const ms = performance.now() - start;
   let problem: string | null = null;
   if (res.status >= 500) problem = `${res.status}: ${text.slice(0, 200)}`;
