@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
-import { blobErasures, parsingJobs, providerConnections, users } from '../schema/index.js';
+import { blobErasures, parsingJobs, providerConnections, users, wearableSamples } from '../schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type ConnectionRow = typeof providerConnections.$inferSelect;
@@ -160,7 +160,8 @@ export async function restoreUser(db: DbOrTx, teamId: string, userId: string): P
 }
 
 /**
- * Erases a user scheduled for deletion (and, by cascade, its connections and parsing jobs). Idempotent.
+ * Erases a user scheduled for deletion (its wearable samples, and by cascade its connections, parsing jobs and
+ * wearable summaries). Idempotent.
  * In the same transaction, every blob the user's jobs name (uploaded files, extracted text) is queued
  * in `blob_erasures`: the hashes must outlive the job rows until the blobs are dealt with
  * (pendingBlobErasures), even if the process dies right after this commits.
@@ -187,6 +188,8 @@ export async function eraseUser(db: DbOrTx, teamId: string, userId: string, now:
         .values(hashes.map((sha256) => ({ userId, sha256, queuedAt: now })))
         .onConflictDoNothing();
     }
+    // Wearable samples carry no foreign key (a partitioned table, written in bulk): erase them here.
+    await tx.delete(wearableSamples).where(eq(wearableSamples.userId, userId));
     await tx.delete(users).where(eq(users.id, userId));
     return true;
   });
