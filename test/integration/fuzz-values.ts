@@ -69,6 +69,25 @@ export function badQueryValue(kind: Kind): fc.Arbitrary<string> {
   return fc.oneof(fc.constantFrom('%00', 'a%00b', '%1b%5B31m', '%7f', '%0d%0aX-Injected:%201'), fc.constantFrom(...specific[kind]));
 }
 
+/** A form field value (not yet encoded) wrong for a field of this kind. */
+export function badFormValue(kind: Kind): fc.Arbitrary<string> {
+  const specific: Record<Kind, string[]> = {
+    uuid: BAD_UUIDS,
+    name: ['', 'a'.repeat(3000)],
+    text: ['a'.repeat(20_000)],
+    date: BAD_DATES,
+    dob: BAD_DATES,
+    datetime: BAD_DATETIMES,
+    int: ['2147483648', '-1', '1e400', 'abc', ''],
+    bool: ['maybe'],
+    enum: ['zzz-not-a-value', '', 'TESTKIT'],
+    array: ['zzz'],
+    cursor: BAD_CURSORS,
+    pathString: ['a'.repeat(3000)],
+  };
+  return fc.oneof(CONTROL, fc.constantFrom(...specific[kind]));
+}
+
 /** A path parameter (already URL-encoded) wrong for its kind: traversal, NUL, overflow, junk. */
 export function badPathValue(kind: Kind): fc.Arbitrary<string> {
   // (A bare `%2e%2e` segment is `..` to the client's URL parser, which resolves it before sending.)
