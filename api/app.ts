@@ -7,7 +7,8 @@ import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
 import type { AppEnv } from './env.js';
 import { HttpError, onError, onNotFound } from './errors.js';
-import { refuseControlCharsInUrl } from './input-guard.js';
+import { refuseBadFormFields, refuseControlCharsInUrl } from './input-guard.js';
+import { MAX_FREE_TEXT } from './validation.js';
 import { teamAuth } from './middleware/auth.js';
 import { requestLog } from './middleware/request-log.js';
 import { rateLimits, type RateLimitSettings } from './middleware/rate-limit.js';
@@ -87,6 +88,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
     ),
   );
 
+  app.use(refuseBadFormFields(MAX_FREE_TEXT)); // HTML form bodies (the dashboard): control characters, dates, lengths
   // Rate limits (README "Rate limits"): per address here, per team after auth below; unset values turn one off.
   const limits = rateLimits(config);
   app.use(limits.byAddress);

@@ -68,9 +68,55 @@ export function findBadString(json: unknown, maxText: number, maxKey: number): B
   return null;
 }
 
+/** Years a date or timestamp given as a query or form value may have (api/validation.ts MIN_YEAR/MAX_YEAR). */
+export const MIN_DATE_YEAR = 1900;
+export const MAX_DATE_YEAR = 2200;
+/** A value that is a date or a timestamp (`YYYY-mm-dd…`, or an expanded year `+YYYYYY-mm-dd…`): anchored, linear. */
+const DATE_LIKE = /^([+-]\d{6}|\d{4})-\d\d-\d\d(?:[T ][\d:.]*(?:Z|[+-][\d:]+)?)?$/i;
+
 /**
- * Refuses a request whose path or query carries a control character (encoded or not) with a 422,
- * before any route reads its parameters: no NUL byte reaches a query or a log line from the URL.
+ * Why a query or form value must be refused, or null: a date or timestamp that is no calendar date
+ * (`2024-02-30`, which `Date.parse` reads as 1 March) or outside MIN_DATE_YEAR..MAX_DATE_YEAR.
+ */
+export function dateOutOfRange(value: string): string | null {
+  if (value.length > 40) return null;
+  const m = DATE_LIKE.exec(value);
+  if (!m) return null;
+  const year = Number(m[1]);
+  if (year < MIN_DATE_YEAR || year > MAX_DATE_YEAR) return `dates must be between ${MIN_DATE_YEAR} and ${MAX_DATE_YEAR}`;
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month < 1 || month > 12 || day < 1 || day > days ? 'must be a real calendar date' : null;
+}
+
+function decoded(s: string): string | null {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+/** The first `key=value` pair of a query string or urlencoded form whose value is a date out of range. */
+function badDateIn(encoded: string, where: 'query' | 'body'): ValidationError | null {
+  for (const pair of encoded.split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq === -1) continue;
+    const value = decoded(pair.slice(eq + 1));
+    const problem = value === null ? null : dateOutOfRange(value);
+    if (problem) {
+      const key = decoded(pair.slice(0, eq)) ?? 'value';
+      return new ValidationError([{ loc: [where, key.slice(0, 100)], msg: problem, type: 'value_error', input: value!.slice(0, 40) }]);
+    }
+  }
+  return null;
+}
+
+/**
+ * Refuses a request whose path or query carries a control character (encoded or not), or a query value
+ * that is a date outside 1900..2200, with a 422, before any route reads its parameters: no NUL byte
+ * reaches a query or a log line from the URL, and no year 0 or 275760 reaches a query of the database.
  */
 export function refuseControlCharsInUrl(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -82,6 +128,36 @@ export function refuseControlCharsInUrl(): MiddlewareHandler<AppEnv> {
     for (const [where, part] of [['path', path], ['query', query]] as const) {
       if (URL_CONTROL.test(part)) {
         throw new ValidationError([{ loc: [where], msg: `The ${where} must not contain control characters`, type: 'value_error' }]);
+      }
+    }
+    const badDate = badDateIn(query, 'query');
+    if (badDate) throw badDate;
+    await next();
+  };
+}
+
+/**
+ * The same checks for an HTML form body (`application/x-www-form-urlencoded`, the dashboard's forms):
+ * control characters other than tab and newlines, values longer than `maxText`, dates out of range are
+ * a 422 before any route reads the form. Runs after the body size limit; the route still reads the body.
+ */
+export function refuseBadFormFields(maxText: number): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const type = c.req.header('content-type') ?? '';
+    if (/^application\/x-www-form-urlencoded/i.test(type)) {
+      const body = await c.req.raw.clone().text();
+      for (const pair of body.split('&')) {
+        const eq = pair.indexOf('=');
+        const key = decoded(eq === -1 ? pair : pair.slice(0, eq));
+        const value = eq === -1 ? '' : decoded(pair.slice(eq + 1));
+        if (key === null || value === null) {
+          throw new ValidationError([{ loc: ['body'], msg: 'The form body is not valid URL encoding', type: 'value_error' }]);
+        }
+        const msg =
+          value.length > maxText ? `must be at most ${maxText.toLocaleString('en-US')} characters`
+            : CONTROL_BUT_WHITESPACE.test(key) || CONTROL_BUT_WHITESPACE.test(value) ? 'must not contain control characters'
+              : dateOutOfRange(value);
+        if (msg) throw new ValidationError([{ loc: ['body', key.slice(0, 100)], msg, type: 'value_error', input: value.slice(0, 40) }]);
       }
     }
     await next();

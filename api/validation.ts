@@ -100,6 +100,18 @@ export const queryInt4 = (min = -INT4_MAX - 1) =>
     .transform(Number)
     .pipe(int4(min));
 
+/**
+ * A query number (a decimal string, not empty: `z.coerce.number()` would read `""` as 0) within
+ * `min..max`.
+ */
+export const queryNumber = (min: number, max: number) =>
+  z
+    .string()
+    .max(24, { abort: true, message: 'Input should be a valid number' })
+    .regex(/^-?\d+(\.\d+)?$/, { abort: true, message: 'Input should be a valid number' })
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
+
 /** A number that is finite (no NaN or infinities, which JSON cannot carry anyway) and within ±1e12. */
 export const finite = () => z.number().finite().min(-1e12).max(1e12);
 

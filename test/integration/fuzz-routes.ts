@@ -11,6 +11,9 @@ export type Kind =
   | 'date' // YYYY-mm-dd
   | 'dob' // YYYY-mm-dd, not in the future
   | 'datetime' // ISO 8601 with a zone
+  | 'when' // a date or a date-time, with or without a zone (wearable ranges, the dashboard's filters)
+  | 'number' // a number, not only integers
+  | 'base64' // standard base64 (the Temporal codec)
   | 'int' // an integer (int4)
   | 'bool'
   | 'enum'
@@ -36,6 +39,8 @@ export interface RouteSpec {
   form?: true;
   /** A route with no input it could refuse (a static page, /health): it may answer 2xx/3xx, never 5xx. */
   accepts?: true;
+  /** Link password calls answer a bad link token with 200 and `state: "error"` (the SDK's ProviderLinkResponse). */
+  stateErrors?: true;
   /** Fewer generated requests: one of many routes built from one schema (timeseries, summaries). */
   family?: string;
 }
@@ -228,9 +233,9 @@ export const ROUTES: RouteSpec[] = [
   { method: 'POST', path: '/v2/link/code/create', auth: 'team', query: { user_id: 'uuid', expires_at: 'datetime' } },
   { method: 'POST', path: '/v2/link/connect/demo', auth: 'team', body: { user_id: 'uuid', provider: 'enum' } },
   { method: 'POST', path: '/v2/link/provider/manual/{provider}', auth: 'team', params: { provider: 'pathString' }, body: { user_id: 'uuid', provider_id: 'text' } },
-  { method: 'POST', path: '/v2/link/provider/password/{provider}', auth: 'link', params: { provider: 'pathString' }, body: { username: 'name', password: 'name', region: 'enum' } },
-  { method: 'POST', path: '/v2/link/provider/password/{provider}/complete_mfa', auth: 'link', params: { provider: 'pathString' }, body: { mfa_code: 'name' } },
-  { method: 'POST', path: '/v2/link/auth', auth: 'link', body: { username: 'name', password: 'name', provider: 'enum', auth_type: 'enum', region: 'enum' } },
+  { method: 'POST', path: '/v2/link/provider/password/{provider}', auth: 'link', stateErrors: true, params: { provider: 'pathString' }, body: { username: 'name', password: 'name', region: 'enum' } },
+  { method: 'POST', path: '/v2/link/provider/password/{provider}/complete_mfa', auth: 'link', stateErrors: true, params: { provider: 'pathString' }, body: { mfa_code: 'name' } },
+  { method: 'POST', path: '/v2/link/auth', auth: 'link', stateErrors: true, body: { username: 'name', password: 'name', provider: 'enum', auth_type: 'enum', region: 'enum' } },
   { method: 'GET', path: '/v2/link/state', auth: 'link' },
   { method: 'GET', path: '/v2/link/providers', auth: 'link' },
   { method: 'GET', path: '/v2/link/provider/oauth/{oauth_provider}', auth: 'link', params: { oauth_provider: 'pathString' } },
@@ -239,7 +244,7 @@ export const ROUTES: RouteSpec[] = [
   // providers, users' connections, devices, info
   { method: 'GET', path: '/v2/providers', auth: 'team', query: { source_type: 'enum' } },
   { method: 'GET', path: '/v2/user/metrics', auth: 'team' },
-  { method: 'POST', path: '/v2/user/refresh/{user_id}', auth: 'team', params: { user_id: 'uuid' }, query: { timeout: 'int' } },
+  { method: 'POST', path: '/v2/user/refresh/{user_id}', auth: 'team', params: { user_id: 'uuid' }, query: { timeout: 'number' } },
   { method: 'GET', path: '/v2/user/{user_id}/device', auth: 'team', params: { user_id: 'uuid' } },
   { method: 'GET', path: '/v2/user/{user_id}/device/{device_id}', auth: 'team', params: { user_id: 'uuid', device_id: 'uuid' } },
   { method: 'DELETE', path: '/v2/user/{user_id}/{provider}', auth: 'team', params: { user_id: 'uuid', provider: 'pathString' } },
@@ -263,7 +268,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/dashboard/login', auth: 'none', accepts: true, query: { next: 'text' } },
   { method: 'POST', path: '/dashboard/login', auth: 'none', form: true, body: { _csrf: 'name', email: 'name', password: 'name', next: 'text' } },
   { method: 'POST', path: '/dashboard/logout', auth: 'session', form: true, body: { _csrf: 'name' } },
-  { method: 'POST', path: '/dashboard/codec/decode', auth: 'session', body: { payloads: 'array', 'payloads.0.data': 'name', 'payloads.0.metadata.encoding': 'name' } },
+  { method: 'POST', path: '/dashboard/codec/decode', auth: 'session', body: { payloads: 'array', 'payloads.0.data': 'base64', 'payloads.0.metadata.encoding': 'base64' } },
   { method: 'GET', path: '/dashboard', auth: 'session', accepts: true },
   {
     method: 'GET', path: '/dashboard/orders', auth: 'session',
@@ -280,13 +285,13 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/dashboard/workflows', auth: 'session', query: { view: 'enum', type: 'enum' } },
   {
     method: 'GET', path: '/dashboard/webhooks', auth: 'session',
-    query: { team: 'uuid', endpoint: 'uuid', order: 'uuid', status: 'enum', event_type: 'name', since: 'datetime', until: 'datetime' },
+    query: { team: 'uuid', endpoint: 'uuid', order: 'uuid', status: 'enum', event_type: 'name', since: 'when', until: 'when' },
   },
   { method: 'POST', path: '/dashboard/webhooks/endpoints/{id}/enable', auth: 'session', form: true, params: { id: 'uuid' } },
-  { method: 'POST', path: '/dashboard/webhooks/endpoints/{id}/recover', auth: 'session', form: true, params: { id: 'uuid' }, body: { since: 'datetime' } },
+  { method: 'POST', path: '/dashboard/webhooks/endpoints/{id}/recover', auth: 'session', form: true, params: { id: 'uuid' }, body: { since: 'when' } },
   { method: 'POST', path: '/dashboard/webhooks/events/{id}/resend', auth: 'session', form: true, params: { id: 'uuid' } },
-  { method: 'GET', path: '/dashboard/webhooks/replay', auth: 'session', query: { team: 'uuid', event_type: 'name', order: 'uuid', since: 'datetime', until: 'datetime' } },
-  { method: 'POST', path: '/dashboard/webhooks/replay', auth: 'session', form: true, body: { team: 'uuid', event_type: 'name', order: 'uuid', since: 'datetime', until: 'datetime' } },
+  { method: 'GET', path: '/dashboard/webhooks/replay', auth: 'session', query: { team: 'uuid', event_type: 'name', order: 'uuid', since: 'when', until: 'when' } },
+  { method: 'POST', path: '/dashboard/webhooks/replay', auth: 'session', form: true, body: { team: 'uuid', event_type: 'name', order: 'uuid', since: 'when', until: 'when' } },
   { method: 'GET', path: '/dashboard/audit', auth: 'session' },
 ];
 
@@ -296,7 +301,7 @@ export const ROUTES: RouteSpec[] = [
  */
 export function familySpec(method: string, path: string): RouteSpec | undefined {
   if (method !== 'GET') return undefined;
-  const range: Record<string, Kind> = { start_date: 'date', end_date: 'datetime', provider: 'name' };
+  const range: Record<string, Kind> = { start_date: 'when', end_date: 'when', provider: 'name' };
   if (/^\/v2\/timeseries\/\{user_id\}\/[a-z0-9_/]+$/.test(path)) {
     const grouped = path.endsWith('/grouped');
     return {

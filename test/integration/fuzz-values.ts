@@ -12,6 +12,10 @@ const BAD_DATETIMES = [
   '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00.000Z', '2024-01-01T25:00:00Z', '2024-01-01',
   '1899-12-31T23:00:00Z', '2024-01-01T00:00:00', 'yesterday',
 ];
+/** Wrong for a field that takes a date or a date-time, zone or not. */
+// (The dashboard reads operator-typed times with Date.parse, so an unpadded `2024-1-1` is a date there.)
+const BAD_WHENS = [...BAD_DATES, ...BAD_DATETIMES].filter((v) => !['2024-01-01', '2024-01-01T00:00:00', '2024-1-1'].includes(v));
+const BAD_BASE64 = ['not base64!', '=====', 'ab=cd', '../../etc/passwd', '%%%'];
 const BAD_INTS = [2_147_483_648, -2_147_483_649, 1e300, 1.5, 2 ** 53 + 2];
 const BAD_UUIDS = ['x', '../../etc/passwd', '00000000-0000-0000-0000-00000000000g', `${crypto.randomUUID()}0`, ''];
 const b64 = (s: string) => Buffer.from(s).toString('base64url');
@@ -22,13 +26,14 @@ const BAD_CURSORS = [
   b64(JSON.stringify(['price', 'asc', '1', "x' or 1=1 --"])),
   b64(`0000-01-01T00:00:00.000Z|${crypto.randomUUID()}`),
   b64(`+275760-09-13T00:00:00.000Z|${crypto.randomUUID()}`),
-  b64('{"deep":[[[[[[[[[[[[[[]]]]]]]]]]]]]]}'), '!!!not-base64', '', 'a'.repeat(3000),
+  b64('{"deep":[[[[[[[[[[[[[[]]]]]]]]]]]]]]}'),
+  b64(JSON.stringify({ after: '0000-01-01T00:00:00Z' })), b64(JSON.stringify({ after: '9999-12-31T23:59:59Z' })), b64(JSON.stringify({ after: 1e300 })), '!!!not-base64', '', 'a'.repeat(3000),
 ];
 
 /** A JSON value wrong for a body field of this kind. */
 export function badJsonValue(kind: Kind): fc.Arbitrary<unknown> {
   const wrongType: fc.Arbitrary<unknown> =
-    kind === 'int' ? fc.oneof(fc.string(), fc.boolean(), fc.constant({}))
+    kind === 'int' || kind === 'number' ? fc.oneof(fc.string(), fc.boolean(), fc.constant({}))
       : kind === 'bool' ? fc.oneof(fc.constantFrom('true', 'yes'), fc.integer(), fc.constant([]))
         : kind === 'array' ? fc.oneof(fc.string({ minLength: 1 }), fc.integer(), fc.constant({}), fc.constant(Array(5000).fill(1)))
           : fc.oneof(fc.integer(), fc.boolean(), fc.constant([]), fc.constant({ $ne: '' }));
@@ -39,14 +44,18 @@ export function badJsonValue(kind: Kind): fc.Arbitrary<unknown> {
     date: [fc.constantFrom(...BAD_DATES)],
     dob: [fc.constantFrom(...BAD_DATES, day(1), day(400))],
     datetime: [fc.constantFrom(...BAD_DATETIMES)],
+    when: [fc.constantFrom(...BAD_WHENS)],
     int: [fc.constantFrom(...BAD_INTS)],
+    number: [fc.constantFrom(1e300, -1)],
+    base64: [fc.constantFrom(...BAD_BASE64)],
     bool: [],
     enum: [fc.constantFrom('zzz-not-a-value', '', 'TESTKIT')],
     array: [],
     cursor: [fc.constantFrom(...BAD_CURSORS)],
     pathString: [],
   };
-  return fc.oneof(wrongType, CONTROL, HUGE, fc.constant('__DEEP__'), ...specific[kind]);
+  // A long run of one letter is valid base64: for base64 fields only the other values are wrong.
+  return fc.oneof(wrongType, CONTROL, ...(kind === 'base64' ? [] : [HUGE]), fc.constant('__DEEP__'), ...specific[kind]);
 }
 
 /** A query value (already URL-encoded) wrong for a key of this kind. */
@@ -59,7 +68,10 @@ export function badQueryValue(kind: Kind): fc.Arbitrary<string> {
     date: BAD_DATES.map(e),
     dob: BAD_DATES.map(e),
     datetime: BAD_DATETIMES.map(e),
+    when: BAD_WHENS.map(e),
     int: ['2147483648', '-2147483649', '1e400', 'abc', '1.5', '99999999999999999999', ''],
+    number: ['-1', '1e400', 'abc', 'Infinity', ''],
+    base64: BAD_BASE64.map(e),
     bool: ['maybe', '2'],
     enum: ['zzz-not-a-value', 'TESTKIT'],
     array: ['zzz'],
@@ -78,7 +90,10 @@ export function badFormValue(kind: Kind): fc.Arbitrary<string> {
     date: BAD_DATES,
     dob: BAD_DATES,
     datetime: BAD_DATETIMES,
+    when: BAD_WHENS,
     int: ['2147483648', '-1', '1e400', 'abc', ''],
+    number: ['-1', '1e400', 'abc'],
+    base64: BAD_BASE64,
     bool: ['maybe'],
     enum: ['zzz-not-a-value', '', 'TESTKIT'],
     array: ['zzz'],

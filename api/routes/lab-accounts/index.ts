@@ -5,13 +5,13 @@ import { listLabs } from '../../../db/queries/catalog.js';
 import { listLabAccounts } from '../../../db/queries/lab-accounts.js';
 import { LAB_ACCOUNT_STATUSES } from '../../../domain/lab-accounts/types.js';
 import type { AppEnv } from '../../env.js';
-import { parse } from '../../validation.js';
+import { parse, queryInt4 } from '../../validation.js';
 import { labAccountView } from './serialize.js';
 
 const listQuery = z.object({
   lab_account_id: z.guid('lab_account_id must be a UUID').optional(),
   status: z.array(z.enum(LAB_ACCOUNT_STATUSES)).max(10).optional(),
-  lab_id: z.coerce.number().int().positive().optional(),
+  lab_id: queryInt4(1).optional(),
 });
 
 /**

@@ -10,7 +10,7 @@ import { providerDisplay } from '../../../domain/providers.js';
 import { ingestionRefreshSignal, ingestionWorkflowId } from '../../../workflows/connection/definitions.js';
 import type { AppEnv } from '../../env.js';
 import { notFound } from '../../errors.js';
-import { parse, parseQuery } from '../../validation.js';
+import { parse, parseQuery, queryNumber } from '../../validation.js';
 import { userIdParam } from './schemas.js';
 
 export interface UserConnectionDeps {
@@ -21,7 +21,7 @@ export interface UserConnectionDeps {
 
 const providerParam = z.object({ user_id: z.uuid({ message: 'must be a UUID' }), provider: z.enum(ALL_PROVIDERS as [string, ...string[]]) });
 const deviceParam = z.object({ user_id: z.uuid({ message: 'must be a UUID' }), device_id: z.uuid({ message: 'must be a UUID' }) });
-const refreshQuery = z.object({ timeout: z.coerce.number().min(0).max(60).optional() });
+const refreshQuery = z.object({ timeout: queryNumber(0, 60).optional() });
 
 /** A connection seen as the device it reads from (`ClientFacingDevice`). */
 function toDevice(conn: ConnectionRow) {

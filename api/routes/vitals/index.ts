@@ -42,7 +42,7 @@ export function vitalsRoutes({ db }: { db: Db }) {
     const q = parseQuery(c, groupedQuery);
     const { from, to } = instantRange(q);
     const token = q.next_cursor ?? q.cursor;
-    const after = token ? decodeCursor(token) : undefined;
+    const after = token !== undefined ? decodeCursor(token) : undefined; // an empty cursor is a bad cursor (422), not the first page
     await requireTeamUser(db, c.get('teamId'), userId);
     const rows = await readSamples(db, { userId, resource: metric.resource, from, to, provider: q.provider, type: metric.type, after, limit: GROUPED_PAGE + 1 });
     const page = rows.slice(0, GROUPED_PAGE);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
 import { findUser } from '../../../db/queries/users.js';
 import { HttpError } from '../../errors.js';
+import { dateTimeString } from '../../validation.js';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -41,7 +42,7 @@ export function dateRange(q: { start_date: string; end_date?: string | undefined
 export const encodeCursor = (at: string) => Buffer.from(JSON.stringify({ after: at })).toString('base64url');
 export function decodeCursor(cursor: string): Date {
   try {
-    const parsed = z.object({ after: z.string().datetime({ offset: true }) }).parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    const parsed = z.object({ after: dateTimeString() }).parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
     return new Date(parsed.after);
   } catch {
     throw new HttpError(422, [{ loc: ['query', 'cursor'], msg: 'invalid cursor', type: 'value_error' }]);
