@@ -19,8 +19,8 @@ import { DEEP, badFormValue, badJsonValue, badMultipart, badPathValue, badQueryV
 
 const SEED = 20_261_123;
 /** Requests per route; routes of a family (one schema, many paths: timeseries, summaries) get fewer each. */
-const RUNS_PER_ROUTE = 30;
-const RUNS_PER_FAMILY_ROUTE = 6;
+const RUNS_PER_ROUTE = 60;
+const RUNS_PER_FAMILY_ROUTE = 12;
 const CONCURRENCY = 4;
 
 let stack: TestStack;
