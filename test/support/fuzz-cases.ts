@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { DbHandle } from '../../db/client.js';
 import { createPartnerKey } from '../../db/queries/partners.js';
 import { createTeam } from '../../db/queries/teams.js';
+import { MAX_BODY_BYTES } from '../../api/app.js';
 import { DashboardClient, newOperator } from '../browser/dashboard-client.js';
 import { baseRequest, type Fixture, type RouteSpec } from '../integration/fuzz-routes.js';
 import { DEEP, badFormValue, badJsonValue, badMultipart, badPathValue, badQueryValue } from '../integration/fuzz-values.js';
@@ -293,11 +294,41 @@ export function exchange(baseUrl: string, req: FuzzRequest): Promise<{ status: n
       res.on('error', reject);
     });
     r.on('error', (err) => {
-      if (!answered) reject(err);
+      if (answered) return;
+      // An oversized body may be refused by closing the connection before the client read the 413:
+      // reported as status 0 (send() judges it), any other failure is the fuzz's failure.
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code === 'EPIPE' || code === 'ECONNRESET') && Buffer.byteLength(req.body ?? '') > MAX_BODY_BYTES) {
+        resolve({ status: 0, contentType: '', location: '', text: `connection closed while sending (${code})` });
+      } else reject(err);
     });
-    r.end(req.body);
+    if (req.body === undefined || req.body.length <= BODY_CHUNK) {
+      r.end(req.body);
+      return;
+    }
+    // A large body goes in chunks, yielding between them, and stops once the answer is in: the server
+    // answers an oversized body (413) without reading it and closes, and a client still writing all of it
+    // would meet a broken pipe before it had read that answer.
+    const body = Buffer.from(req.body);
+    void (async () => {
+      for (let at = 0; at < body.length && !answered && !r.destroyed; at += BODY_CHUNK) {
+        if (!r.write(body.subarray(at, at + BODY_CHUNK))) {
+          await new Promise<void>((ok) => {
+            const done = () => {
+              r.off('drain', done).off('close', done);
+              ok();
+            };
+            r.on('drain', done).on('close', done);
+          });
+        }
+        await new Promise((ok) => setImmediate(ok));
+      }
+      if (!r.destroyed) r.end();
+    })();
   });
 }
+
+const BODY_CHUNK = 64 * 1024;
 
 /**
  * What is right: never a 5xx; a refusal is a 4xx with a JSON `{detail}` (the dashboard answers JSON to
@@ -311,6 +342,7 @@ export async function send(baseUrl: string, req: FuzzRequest): Promise<Outcome> 
   const { status, text } = answer;
   let problem: string | null = null;
   if (status >= 500) problem = `${status}: ${text.slice(0, 200)}`;
+  else if (status === 0) problem = null; // an oversized body refused by closing the connection (exchange)
   else if (req.loginRedirect) {
     if (status !== 303 || !answer.location.startsWith('/dashboard/login')) problem = `a browser without a session got ${status} ${answer.location}`;
   } else if (status < 400) {
