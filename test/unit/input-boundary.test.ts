@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { onError } from '../../api/errors.js';
 import type { AppEnv } from '../../api/env.js';
-import { MAX_JSON_DEPTH, checkJsonDepth, findBadString, refuseControlCharsInUrl } from '../../api/input-guard.js';
+import { MAX_JSON_DEPTH, checkJsonDepth, dateOutOfRange, findBadString, refuseBadFormFields, refuseControlCharsInUrl } from '../../api/input-guard.js';
 import { createOrderBody, listOrdersQuery, registerTestkitBody } from '../../api/routes/orders/schemas.js';
 import { userCreateBody } from '../../api/routes/users/schemas.js';
 import { createEndpointBody, listEventsQuery, recoverBody } from '../../api/routes/webhooks/schemas.js';
@@ -11,7 +11,7 @@ import { listMarkersQuery, labAndProviderParam, createLabTestBody } from '../../
 import { resultsBody, shipmentBody } from '../../api/routes/partner/schemas.js';
 import { reviewBody } from '../../api/routes/lab-reports/schemas.js';
 import { ValidationError } from '../../api/errors.js';
-import { birthDate, clipInput, date, dateTime, dateWithin, int4, name, parse, queryInt4, readJson, text, uuid } from '../../api/validation.js';
+import { birthDate, clipInput, date, dateTime, dateWithin, int4, name, parse, queryInt4, queryNumber, readJson, text, uuid } from '../../api/validation.js';
 import { containsEmail, personalDataIn } from '../../domain/users.js';
 
 const ok = (schema: z.ZodType, v: unknown) => schema.safeParse(v).success;
@@ -128,6 +128,37 @@ describe('JSON and URL guards', () => {
     }
     for (const url of ['/v2/user/resolve/abc%20def', '/x?q=%2500', '/x?q=%C3%A9']) expect((await app.request(url)).status, url).toBe(200);
   });
+
+  it('dates in query values and form fields: real calendar dates in 1900..2200, whatever the route', async () => {
+    for (const v of ['0000-01-01', '0100-01-01T00:00:00Z', '1899-12-31', '2201-01-01', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00.000Z', '2024-02-30', '2023-02-29', '2024-13-01']) {
+      expect(dateOutOfRange(v), v).not.toBeNull();
+    }
+    for (const v of ['2024-02-29', '1900-01-01', '2200-12-31T23:59:59+02:00', '2024-01-01 10:00', 'yesterday', 'a 0000-01-01 search', '12345', '']) {
+      expect(dateOutOfRange(v), v).toBeNull();
+    }
+    const app = new Hono<AppEnv>();
+    app.onError(onError);
+    app.use(refuseControlCharsInUrl());
+    app.use(refuseBadFormFields(10_000));
+    app.all('*', async (c) => c.json({ form: c.req.method === 'POST' ? await c.req.parseBody() : null }));
+    for (const url of ['/x?since=0000-01-01T00:00:00Z', '/x?start_date=2024-02-30', '/x?until=%2B275760-09-13T00%3A00%3A00.000Z']) {
+      const res = await app.request(url);
+      expect(res.status, url).toBe(422);
+      expect(((await res.json()) as { detail: unknown }).detail).toBeTruthy();
+    }
+    expect((await app.request('/x?start_date=2024-02-29&q=0000')).status).toBe(200);
+    const post = (body: string) => app.request('/x', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    for (const body of ['since=0000-01-01', 'name=a%00b', `note=${'x'.repeat(10_001)}`, 'bad=%zz']) expect((await post(body)).status, body.slice(0, 30)).toBe(422);
+    // A form that passes is still readable by the route.
+    const ok = await post('since=2024-01-01T00%3A00&note=two%0Alines');
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { form: unknown }).form).toEqual({ since: '2024-01-01T00:00', note: 'two\nlines' });
+  });
+
+  it('queryNumber: a decimal string, never an empty one read as 0', () => {
+    expect(parse(queryNumber(0, 60), '1.5', 'query')).toBe(1.5);
+    for (const v of ['', ' ', '61', '-1', '1e3', 'Infinity', 'abc']) expect(() => parse(queryNumber(0, 60), v, 'query'), v).toThrow(ValidationError);
+  });
 });
 
 describe('e-mail check in client_user_id', () => {
@@ -186,6 +217,7 @@ const VALIDATORS: Record<string, (s: string) => unknown> = {
   'partner bodies': (s) => [shipmentBody.safeParse({ event: 'x', tracking_url: s, notes: s }), resultsBody.safeParse({ results: [{ name: s, slug: s, loinc: s, result: s }] })],
   'review body': (s) => reviewBody.safeParse({ approve: true, results: [{ test_name: s, value: s }], metadata: { dob: s } }),
   'JSON guards': (s) => [checkJsonDepth(s), findBadString({ s }, 10_000, 255)],
+  'date guard of queries and forms': (s) => [dateOutOfRange(s), dateOutOfRange(s.slice(0, 40))],
 };
 
 describe('every validator runs in linear time on 100 kB of adversarial input', () => {
