@@ -1,3 +1,5 @@
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
 import { ValidationError } from './errors.js';
 import type { AppEnv } from './env.js';
@@ -162,4 +164,27 @@ export function refuseBadFormFields(maxText: number): MiddlewareHandler<AppEnv> 
     }
     await next();
   };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before the app sees them (a NUL or other control character in a
+ * header, a malformed request line, headers over the size limit) get a JSON `{detail}` like every other
+ * 4xx, instead of Node's bare `400 Bad Request`; the connection is closed.
+ */
+export function answerClientErrors(server: unknown): void {
+  (server as Server).on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const detail =
+      status === 431 ? 'The request headers are too large.'
+        : status === 408 ? 'The request took too long to arrive.'
+          : 'Malformed HTTP request (e.g. a control character in a header or the request line).';
+    const body = JSON.stringify({ detail });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }

@@ -8,6 +8,7 @@ import { connectClient } from '../lib/temporal-client.js';
 import { serviceDataConverter } from '../lib/payload-codec.js';
 import { lazyMasterKey } from '../db/queries/service-secrets.js';
 import { createApp, type AppDeps } from './app.js';
+import { answerClientErrors } from './input-guard.js';
 
 export interface RunningApi {
   url: string;
@@ -21,6 +22,7 @@ export async function startApi(deps: AppDeps, port: number, hostname = '0.0.0.0'
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port, hostname }, () => resolve(s));
   });
+  answerClientErrors(server); // a request Node's parser refuses still gets a JSON {detail}
   const actual = (server.address() as AddressInfo).port;
   const host = hostname === '0.0.0.0' ? '127.0.0.1' : hostname;
   return {

@@ -203,7 +203,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v3/insurance/search/payor', auth: 'team', query: { insurance_name: 'text', provider: 'enum', provider_payor_id: 'text' } },
   { method: 'POST', path: '/v3/insurance/search/payor', auth: 'team', body: { insurance_name: 'text', provider: 'enum', provider_id: 'text' } },
   { method: 'GET', path: '/v3/insurance/search/diagnosis', auth: 'team', query: { diagnosis_query: 'name' } },
-  { method: 'POST', path: '/v3/insurance/validate_icd_codes', auth: 'team', body: { codes: 'array', 'codes.0': 'name' } },
+  { method: 'POST', path: '/v3/insurance/validate_icd_codes', auth: 'team', body: { codes: 'array', 'codes.0': 'text' } },
   {
     method: 'POST', path: '/v3/payor', auth: 'team',
     body: { name: 'name', provider: 'enum', provider_payor_id: 'text', 'address.first_line': 'name', 'address.zip': 'name', 'address.state': 'name', 'address.country': 'name' },
@@ -228,7 +228,7 @@ export const ROUTES: RouteSpec[] = [
     method: 'POST', path: '/v2/link/token', auth: 'team',
     body: { user_id: 'uuid', provider: 'enum', redirect_url: 'name', filter_on_providers: 'array', on_error: 'enum', on_close: 'enum' },
   },
-  { method: 'POST', path: '/v2/link/token/isValid', auth: 'team', body: { token: 'name' } },
+  { method: 'POST', path: '/v2/link/token/isValid', auth: 'team', body: { token: 'text' } },
   { method: 'POST', path: '/v2/link/start', auth: 'team', body: { link_token: 'name', provider: 'enum' } },
   { method: 'POST', path: '/v2/link/code/create', auth: 'team', query: { user_id: 'uuid', expires_at: 'datetime' } },
   { method: 'POST', path: '/v2/link/connect/demo', auth: 'team', body: { user_id: 'uuid', provider: 'enum' } },

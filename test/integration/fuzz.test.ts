@@ -110,6 +110,8 @@ describe('fuzz: every route, malformed requests', () => {
         `max ${slowest.ms.toFixed(0)} ms (${slowest.req.route}: ${slowest.req.what}); /health checked ${healthChecks}×`,
     );
 
+    const closed = outcomes.filter((o) => o.status === 0).map((o) => `${o.req.route} [${o.req.what}]`);
+    if (closed.length) console.info(`[fuzz] ${closed.length} oversized bodies refused by closing the connection, e.g. ${closed.slice(0, 3).join('; ')}`);
     const problems = outcomes.filter((o) => o.problem).map((o) => `${o.req.route} [${o.req.what}] → ${o.problem}`);
     if (problems.length) console.info(`[fuzz] problems:\n${problems.map((p) => p.slice(0, 300)).join('\n')}`);
     expect(problems.slice(0, 40), `${problems.length} of ${outcomes.length} requests`).toEqual([]);

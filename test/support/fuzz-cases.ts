@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import type { DbHandle } from '../../db/client.js';
 import { createPartnerKey } from '../../db/queries/partners.js';
@@ -95,6 +96,8 @@ export interface FuzzRequest {
   loginRedirect?: true;
   /** The route may accept it (nothing to refuse: a static page, /health). */
   mayAccept?: true;
+  /** Sent as raw bytes (a control character in a header, which Node's client would not send). */
+  raw?: true;
   /** A bad link token on a link password call: 200 with `state: "error"` is the SDK's answer. */
   stateError?: true;
 }
@@ -248,6 +251,19 @@ export function requestsFor(route: RouteSpec, w: FuzzWorld): fc.Arbitrary<FuzzRe
     );
   }
   if (route.multipart) add(badMultipart(w.fixture.userId).map((m) => build(m.what, { body: m.body, contentType: m.contentType })));
+  // Control characters and oversize in the credential header itself, sent raw: Node's parser (400/431) or
+  // the credential check (401/403) refuses them, with a JSON {detail} either way.
+  const credentialHeader = { team: 'x-service-api-key', partner: 'x-partner-api-key', link: 'x-vital-link-token', session: 'cookie', none: null }[route.auth];
+  if (credentialHeader) {
+    add(
+      fc.constantFrom('a\u0000b', '\u0001', 'x\u001b[31m', 'del\u007f', 'a\rb', 'h'.repeat(20_000)).map((v) => {
+        const r = build(`raw header ${credentialHeader}=${JSON.stringify(v.slice(0, 12))}`, {});
+        const value = credentialHeader === 'cookie' ? `lf_session=${v}` : v;
+        return { ...r, headers: { ...r.headers, [credentialHeader]: value }, raw: true as const };
+      }),
+      1,
+    );
+  }
   const credentials = badCredentials(route, w);
   if (credentials.length) {
     add(
@@ -275,7 +291,37 @@ export interface Outcome {
  * oversized body (413, `Connection: close`) and close before the client has sent it all, which `fetch`
  * reports as a socket error instead of the answer. A write error after the answer is not a failure.
  */
-export function exchange(baseUrl: string, req: FuzzRequest): Promise<{ status: number; contentType: string; location: string; text: string }> {
+type Answer = { status: number; contentType: string; location: string; text: string };
+
+/** A request written as raw bytes on a socket, the answer read until the server closes (it sends `Connection: close`). */
+function rawExchange(baseUrl: string, req: FuzzRequest): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(`${baseUrl}${req.path}`);
+    const body = Buffer.from(req.body ?? '');
+    const head = [`${req.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, 'Connection: close', `Content-Length: ${body.length}`];
+    for (const [k, v] of Object.entries(req.headers)) head.push(`${k}: ${v}`);
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', (err) => (chunks.length ? undefined : reject(err)));
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      const lines = text.slice(0, end === -1 ? text.length : end).split('\r\n');
+      const header = (name: string) => lines.find((l) => l.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? '';
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '')?.[1] ?? 0);
+      if (!status) return reject(new Error(`no HTTP answer to a raw request: ${JSON.stringify(text.slice(0, 100))}`));
+      const chunked = header('transfer-encoding').toLowerCase() === 'chunked';
+      let payload = end === -1 ? '' : text.slice(end + 4);
+      if (chunked) payload = payload.replace(/(?:^|\r\n)[0-9a-f]+\r\n/gi, '').replace(/\r\n$/, '');
+      resolve({ status, contentType: header('content-type'), location: header('location'), text: Buffer.from(payload, 'latin1').toString('utf8') });
+    });
+    socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]));
+  });
+}
+
+export function exchange(baseUrl: string, req: FuzzRequest): Promise<Answer> {
+  if (req.raw) return rawExchange(baseUrl, req);
   return new Promise((resolve, reject) => {
     const url = new URL(`${baseUrl}${req.path}`);
     const headers: Record<string, string | number> = { ...req.headers };

@@ -100,7 +100,7 @@ export function summariesRoutes({ db }: { db: Db }) {
     const q = parseQuery(c, introspectQuery);
     const token = q.next_cursor ?? q.cursor;
     let afterUser: string | undefined;
-    if (token) {
+    if (token !== undefined) { // an empty cursor is a bad cursor (422), not the first page
       const decoded = z.string().uuid().safeParse(Buffer.from(token, 'base64url').toString('utf8'));
       if (!decoded.success) decodeCursor('!'); // throws the 422 of a bad cursor
       afterUser = decoded.data;
