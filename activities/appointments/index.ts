@@ -11,7 +11,6 @@ import { availableDays } from './availability.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AppointmentChange } from '../../workflows/lab-order/definitions.js';
 import { eventAnnouncer } from '../webhooks/announce.js';
-import { failingForGoodOnBadData } from '../orders/errors.js';
 import { SANDBOX_PROVIDERS } from './sandbox-provider.js';
 
 /** A change the provider or the slot refuses: the caller learns why; the order is unchanged. */
@@ -151,7 +150,7 @@ export function createAppointmentActivities({ db, logger, wakeEndpoints, clock =
 
     /** Books, requests, reschedules or cancels the order's appointment with its provider, and announces it. */
     async changeAppointment(input: ChangeAppointmentInput): Promise<{ appointmentId: string }> {
-      const result = await failingForGoodOnBadData(() => db.transaction((tx) => apply(tx, input, clock())));
+      const result = await db.transaction((tx) => apply(tx, input, clock()));
       logger.info({ order_id: input.orderId, appointment_id: result.appointmentId, action: input.change.action }, 'appointment changed');
       if (result.eventId) await announce(result.eventId);
       return { appointmentId: result.appointmentId };
