@@ -49,7 +49,12 @@ export function createAppointmentActivities({ db, logger, wakeEndpoints, clock =
     let row: typeof appointments.$inferSelect;
     let created = false;
 
-    if (change.action === 'cancel' || change.action === 'reschedule') {
+    if (change.action === 'progress') {
+      const from = change.status === 'in_progress' ? ['confirmed'] : ['confirmed', 'in_progress'];
+      if (!active || !from.includes(active.status)) {
+        throw refusedAppointment(active ? `This appointment is ${active.status}; it cannot become ${change.status}.` : "This order doesn't have an appointment yet.");
+      }
+    } else if (change.action === 'cancel' || change.action === 'reschedule') {
       if (!active) throw refusedAppointment(current?.status === 'cancelled' ? 'This appointment has already been cancelled.' : "This order doesn't have an appointment yet.");
     } else if (active) {
       throw refusedAppointment('This order already has an active appointment; reschedule or cancel it.');
@@ -110,6 +115,12 @@ export function createAppointmentActivities({ db, logger, wakeEndpoints, clock =
       [row] = await tx
         .update(appointments)
         .set({ status: 'cancelled', cancellationReasonId: change.reasonId, notes: change.notes ?? active!.notes, events: [...active!.events, { created_at: at, status: 'cancelled', data: { cancellation_reason_id: change.reasonId } }], updatedAt: now })
+        .where(eq(appointments.id, active!.id))
+        .returning() as [typeof row];
+    } else if (change.action === 'progress') {
+      [row] = await tx
+        .update(appointments)
+        .set({ status: change.status, notes: change.notes ?? active!.notes, events: [...active!.events, { created_at: at, status: change.status, data: null }], updatedAt: now })
         .where(eq(appointments.id, active!.id))
         .returning() as [typeof row];
     } else {

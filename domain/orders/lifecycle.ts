@@ -9,7 +9,9 @@ import type { ShipmentEvent } from './testkit-lifecycle.js';
  */
 
 /** Appointment changes as the order sees them (the appointment's own life is in domain/appointments). */
-export type AppointmentEvent = 'reserved' | 'pending' | 'scheduled' | 'cancelled';
+export type AppointmentEvent = 'reserved' | 'pending' | 'scheduled' | 'cancelled'
+  /** The provider reports the draw under way: the appointment changes, the order records nothing. */
+  | 'in_progress';
 
 export type OrderCommand =
   | { kind: 'activate' }

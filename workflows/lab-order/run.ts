@@ -8,11 +8,10 @@ import {
   type AppointmentChange,
   type LabOrderInput,
   type RegistrationInput,
-  type ResultsInput,
-  type ShipmentUpdate,
   type SimulationRequest,
   appointmentUpdate,
   cancelUpdate,
+  partnerReportUpdate,
   createdUpdate,
   drawCompletedUpdate,
   registerUpdate,
@@ -22,6 +21,7 @@ import {
   simulateUpdate,
   stateQuery,
 } from './definitions.js';
+import { type Job, type Outcome, isTestkitState, partnerJob, resultsJob } from './jobs.js';
 import { startRedraw } from './redraw.js';
 import { shipmentPatch, type ShipmentRecord } from './shipment.js';
 import {
@@ -37,21 +37,6 @@ import {
 } from './steps.js';
 import { appointmentEventOf, appointmentRefusal } from '../../domain/appointments/rules.js';
 import { PHLEBOTOMY_CANCELLATION_REASONS } from '../../domain/appointments/reasons.js';
-
-type Outcome = { ok: true; low: LowLevelStatus } | { ok: false; reason: string };
-
-interface Job {
-  cmd: OrderCommand;
-  appointment?: AppointmentChange;
-  appointmentId?: string;
-  registration?: RegistrationInput;
-  shipment?: ShipmentUpdate;
-  results?: ResultsInput;
-  statusDetail?: string | null;
-  outcome?: Outcome;
-}
-
-const isTestkitState = (s: TestkitState | DrawState): s is TestkitState => 'registered' in s;
 
 /**
  * The order's life under its method's lifecycle: every change arrives as a job (an Update, a partner
@@ -99,12 +84,14 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   setHandler(
     appointmentUpdate,
     async (change) => {
+      if (change.action === 'progress') throw refused('the draw is reported by the appointment provider (partner API)');
       const job: Job = { cmd: { kind: 'appointment', event: appointmentEventOf(change.action) }, appointment: change };
       await submit(job);
       return { appointmentId: job.appointmentId! };
     },
     {
       validator: (change: AppointmentChange) => {
+        if (change.action === 'progress') throw refused('the draw is reported by the appointment provider (partner API)');
         const why = isTestkitState(state) ? 'a testkit order has no appointments' : appointmentRefusal(state, change.action);
         if (why) throw refused(why);
         refuseUnless({ kind: 'appointment', event: appointmentEventOf(change.action) });
@@ -134,12 +121,22 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     queue.push({ cmd: { kind: 'sample_error' }, statusDetail });
   });
   setHandler(resultsSignal, (results) => {
-    // Final results for an order already completed are a correction.
-    const cmd: OrderCommand = lc.takesCorrections(state) && results.final
-      ? { kind: 'correct' }
-      : { kind: 'results', final: results.final, missing: (results.missingResults?.length ?? 0) > 0 };
-    queue.push({ cmd, results });
+    queue.push(resultsJob(lc, state, results));
   });
+  setHandler(
+    partnerReportUpdate,
+    async (report) => {
+      const { low } = await submit(partnerJob(lc, state, input.method, report));
+      return { low, events };
+    },
+    {
+      validator: (report) => {
+        const job = partnerJob(lc, state, input.method, report);
+        if (job.appointment && isTestkitState(state)) throw refused('a testkit order has no appointments');
+        refuseUnless(job.cmd);
+      },
+    },
+  );
   setHandler(stateQuery, () => ({
     orderId: input.orderId,
     method: input.method,
