@@ -124,9 +124,13 @@ export type AppointmentChange =
   | { action: 'book' | 'reschedule'; type: 'phlebotomy' | 'patient_service_center'; bookingKey: string; notes: string | null; accessNotes: string | null }
   | { action: 'request'; type: 'phlebotomy'; provider: 'getlabs' | 'phlebfinders'; address: Record<string, unknown>; notes: string | null; accessNotes: string | null }
   | { action: 'cancel'; type: 'phlebotomy' | 'patient_service_center'; reasonId: string; notes: string | null }
+  /** A reserved appointment (booked before the requisition) is confirmed once the requisition exists. */
+  | { action: 'confirm' }
   /** Reported by the appointment's provider (partner API): the draw began, or it is done. */
   | { action: 'progress'; status: 'in_progress' | 'completed'; notes: string | null };
-export const appointmentUpdate = defineUpdate<{ appointmentId: string }, [AppointmentChange]>('appointment');
+/** The changes a customer may ask for (the API); the others come from the workflow or the provider. */
+export type CallerAppointmentChange = Extract<AppointmentChange, { action: 'book' | 'request' | 'reschedule' | 'cancel' }>;
+export const appointmentUpdate = defineUpdate<{ appointmentId: string }, [CallerAppointmentChange]>('appointment');
 
 /** On-site collection: the customer's staff drew the sample (PATCH /v3/order/{id}/draw_completed). */
 export const drawCompletedUpdate = defineUpdate<{ low: LowLevelStatus }>('drawCompleted');

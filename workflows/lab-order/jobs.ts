@@ -16,6 +16,8 @@ export interface Job {
   shipment?: ShipmentUpdate;
   results?: ResultsInput;
   statusDetail?: string | null;
+  /** The order's own change (a reserved appointment released): a provider's refusal does not stop it. */
+  ownChange?: boolean;
   outcome?: Outcome;
 }
 

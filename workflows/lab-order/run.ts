@@ -6,6 +6,7 @@ import type { TestkitState } from '../../domain/orders/testkit-lifecycle.js';
 import { workflowNow } from '../shared/time.js';
 import {
   type AppointmentChange,
+  type CallerAppointmentChange,
   type LabOrderInput,
   type RegistrationInput,
   type SimulationRequest,
@@ -23,10 +24,12 @@ import {
 } from './definitions.js';
 import { type Job, type Outcome, isTestkitState, partnerJob, resultsJob } from './jobs.js';
 import { startRedraw } from './redraw.js';
+import { reservationExpiry, reservationExpiryJob } from './reservation.js';
 import { shipmentPatch, type ShipmentRecord } from './shipment.js';
 import {
   CORRECTION_WINDOW,
   CREATE_IN_ONE_STEP,
+  RESERVED_APPOINTMENTS,
   SIMULATION_BOOKS_APPOINTMENTS,
   STEPS_AS_LOCAL_ACTIVITIES,
   acts,
@@ -57,6 +60,9 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   let legStartedAt = 0;
   const queue: Job[] = [];
   const activationAt = input.activateBy ? Date.parse(`${input.activateBy}T00:00:00Z`) : 0;
+  const placedAt = workflowNow();
+  let appointmentStartAt: number | null = null;
+  let reservationsExpire: boolean | null = null;
 
   const submit = async (job: Job) => {
     queue.push(job);
@@ -84,14 +90,12 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   setHandler(
     appointmentUpdate,
     async (change) => {
-      if (change.action === 'progress') throw refused('the draw is reported by the appointment provider (partner API)');
       const job: Job = { cmd: { kind: 'appointment', event: appointmentEventOf(change.action) }, appointment: change };
       await submit(job);
       return { appointmentId: job.appointmentId! };
     },
     {
-      validator: (change: AppointmentChange) => {
-        if (change.action === 'progress') throw refused('the draw is reported by the appointment provider (partner API)');
+      validator: (change: CallerAppointmentChange) => {
         const why = isTestkitState(state) ? 'a testkit order has no appointments' : appointmentRefusal(state, change.action);
         if (why) throw refused(why);
         refuseUnless({ kind: 'appointment', event: appointmentEventOf(change.action) });
@@ -198,10 +202,12 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
         try {
           const done = await steps().changeAppointment({ changeId: uuid4(), teamId: input.teamId, orderId: input.orderId, beforeRequisition: state.low === 'ordered', change });
           job.appointmentId = done.appointmentId;
+          appointmentStartAt = done.startAt ? Date.parse(done.startAt) : null;
         } catch (err) {
           const reason = providerRefusal(err);
           if (!reason) throw err;
-          if (job.appointment) return { ok: false, reason }; // the provider refused: the order is unchanged
+          // the provider refused: the order is unchanged, unless the change is the order's own (a release)
+          if (job.appointment && !job.ownChange) return { ok: false, reason };
         }
       }
       if (job.results) await steps().storeResults({ orderId: input.orderId, results: job.results });
@@ -215,9 +221,31 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
       return stopOnPoison(poison);
     }
     const legChanged = lc.leg(decision.next) !== lc.leg(state);
+    const confirmsReservation = job.cmd.kind === 'activate' && !isTestkitState(state) && state.reserved && state.appointment === 'scheduled';
     state = decision.next;
+    if (confirmsReservation && patched(RESERVED_APPOINTMENTS)) await confirmReservation();
     if (legChanged) legStartedAt = workflowNow();
     return { ok: true, low: state.low };
+  }
+
+  /** The requisition exists: the reserved appointment becomes `confirmed` (labtest.appointment.updated). */
+  async function confirmReservation() {
+    try {
+      await steps().changeAppointment({ changeId: uuid4(), teamId: input.teamId, orderId: input.orderId, beforeRequisition: false, change: { action: 'confirm' } });
+    } catch (err) {
+      const reason = providerRefusal(err);
+      if (!reason) throw err;
+      log.warn('reserved appointment not confirmed', { orderId: input.orderId, reason });
+    }
+  }
+
+  /** When the held (reserved) appointment is released, or null (none held, or a history from before). */
+  function reservationDeadline(): number | null {
+    if (isTestkitState(state)) return null;
+    const at = reservationExpiry(state, placedAt, deadlines.reservationHoldSeconds, appointmentStartAt);
+    if (at === null) return null;
+    reservationsExpire ??= patched(RESERVED_APPOINTMENTS);
+    return reservationsExpire ? at : null;
   }
 
   /** Milliseconds until the lifecycle's next timed step, or undefined for none. */
@@ -259,6 +287,8 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     if (simulation && !simStep) simulation = null;
     let wait = untilDeadline();
     if (simStep && simulation) wait = Math.min(wait ?? Infinity, simulation.delaySeconds * 1000);
+    const releaseAt = reservationDeadline();
+    if (releaseAt !== null) wait = Math.min(wait ?? Infinity, Math.max(0, releaseAt - workflowNow()));
     const woken = () => queue.length > 0 || simulationVersion !== seenVersion;
     let gotWoken = woken();
     if (!gotWoken && wait === undefined) {
@@ -271,6 +301,10 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     if (gotWoken) {
       const job = queue.shift()!;
       job.outcome = await apply(job);
+      continue;
+    }
+    if (releaseAt !== null && workflowNow() >= releaseAt) {
+      await apply(reservationExpiryJob(input.method));
       continue;
     }
     if (simStep && simulation) {

@@ -38,6 +38,8 @@ export function poisonOf(err: unknown): ApplicationFailure | null {
 
 /** Simulated draw orders book a real sandbox appointment on their way (histories from before walk without one). */
 export const SIMULATION_BOOKS_APPOINTMENTS = 'order-simulation-books-appointments';
+/** Reserved appointments are confirmed with the requisition, and cancelled when it does not come in time (older histories: neither). */
+export const RESERVED_APPOINTMENTS = 'order-reserved-appointments-confirmed-or-expired';
 
 /** A refusal by the scheduling provider (slot full, key expired): the change is refused, the order goes on. */
 export function providerRefusal(err: unknown): string | null {
