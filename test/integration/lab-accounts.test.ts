@@ -182,6 +182,29 @@ describe('resolution and order checks against Postgres (what order creation call
     expect((withPhysician.json.order as { physician: unknown }).physician).toEqual(physician);
   });
 
+  it('POST /v3/order/create (the spec\'s named creation): the account resolved when omitted, the same checks and answers as POST /v3/order', async () => {
+    const s = await setup();
+    const { userId } = await s.client.user.create({ clientUserId: `cr-${Date.now()}` });
+    const body = {
+      user_id: userId, order_set: { lab_test_ids: [s.labTestId] },
+      patient_details: { first_name: 'Jane', last_name: 'Doe', dob: '1950-05-17', gender: 'female', phone_number: '+14155552671', email: 'jane@example.com' },
+      patient_address: { first_line: '123 Main St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' },
+    };
+    const created = await http(stack, 'POST', '/v3/order/create', { apiKey: s.apiKey, body });
+    expect(created.status, created.text).toBe(200);
+    expect(created.json).toMatchObject({ status: 'success', message: 'Order created successfully' });
+    const order = created.json.order as { id: string; physician: unknown };
+    expect(order.physician).toEqual({ first_name: 'Amara', last_name: 'Okafor', npi: '1743829560' });
+    expect((await http(stack, 'GET', `/v3/order/${order.id}`, { apiKey: s.apiKey })).status).toBe(200);
+    const bad = await http(stack, 'POST', '/v3/order/create', { apiKey: s.apiKey, body: { ...body, lab_account_id: 'nope' } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.detail).toBeDefined();
+    const missing = await http(stack, 'POST', '/v3/order/create', { apiKey: s.apiKey, body: { ...body, lab_account_id: '00000000-0000-4000-8000-000000000000' } });
+    expect(missing.status).toBeGreaterThanOrEqual(400);
+    expect(missing.status).toBeLessThan(500);
+    expect((await http(stack, 'GET', '/v3/orders', { apiKey: s.apiKey })).json).toMatchObject({ total: 1 });
+  });
+
   it('billing against allowed_billing, insurance and ICD codes', async () => {
     const s = await setup();
     const { userId } = await s.client.user.create({ clientUserId: `p-${Date.now()}` });

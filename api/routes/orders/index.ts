@@ -1,5 +1,5 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { and, eq } from 'drizzle-orm';
 import { findIdempotencyKey, findOrder, listOrders } from '../../../db/queries/orders.js';
 import { orderView, orderViews } from '../../../db/queries/order-view.js';
@@ -101,8 +101,9 @@ export function ordersRoutes(deps: OrdersDeps) {
     return c.json(result);
   });
 
-  // A registered order for a patient, of any collection method, honouring X-Idempotency-Key.
-  app.post('/order', async (c) => {
+  // A registered order for a patient, of any collection method, honouring X-Idempotency-Key. The spec's
+  // POST /v3/order/create is the same operation (optional lab_account_id, resolved when omitted).
+  const createOrder = async (c: Context<AppEnv>) => {
     const body = await parseJsonBody(c, createOrderBody);
     const teamId = c.get('teamId');
     const idempotency = idempotencyKeyOf(c, body);
@@ -171,7 +172,9 @@ export function ordersRoutes(deps: OrdersDeps) {
       { registrable: false, idempotency },
     );
     return c.json(result);
-  });
+  };
+  app.post('/order', createOrder);
+  app.post('/order/create', createOrder);
 
   app.post('/order/testkit/register', async (c) => {
     const body = await parseJsonBody(c, registerTestkitBody);
