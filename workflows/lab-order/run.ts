@@ -1,4 +1,5 @@
-import { ApplicationFailure, allHandlersFinished, condition, log, patched, setHandler, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, log, patched, setHandler, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { searchAttributePairs } from '../shared/search-attributes.js';
 import type { DrawState } from '../../domain/orders/draw-lifecycle.js';
 import { DEFAULT_DEADLINES, type Lifecycle, type OrderCommand } from '../../domain/orders/lifecycle.js';
 import type { LowLevelStatus } from '../../domain/orders/status.js';
@@ -30,6 +31,7 @@ import {
   CORRECTION_WINDOW,
   CREATE_IN_ONE_STEP,
   RESERVED_APPOINTMENTS,
+  SEARCH_ATTRIBUTES_SET,
   SIMULATION_BOOKS_APPOINTMENTS,
   STEPS_AS_LOCAL_ACTIVITIES,
   acts,
@@ -63,6 +65,8 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   const placedAt = workflowNow();
   let appointmentStartAt: number | null = null;
   let reservationsExpire: boolean | null = null;
+  /** Set once the order exists: its status changes are then upserted as search attributes. */
+  let searchable = false;
 
   const submit = async (job: Job) => {
     queue.push(job);
@@ -169,6 +173,7 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
       patch,
     });
     events = eventId;
+    if (searchable) upsertSearchAttributes(searchAttributePairs({ status: low }));
   }
 
   /** A step failed for good: the order ends `do_not_process` (processing_error), recorded without the data that failed. */
@@ -280,6 +285,9 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     throw ApplicationFailure.nonRetryable(creationError, 'InvalidData');
   }
   created = true;
+  // From here on the order is findable by its search attributes (histories from before set none).
+  searchable = patched(SEARCH_ATTRIBUTES_SET);
+  if (searchable) upsertSearchAttributes(searchAttributePairs({ team: input.teamId, method: input.method, user: input.record.userId, status: state.low }));
 
   while (!lc.isTerminal(state)) {
     const seenVersion = simulationVersion;
