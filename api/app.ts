@@ -25,7 +25,7 @@ import { vitalsRoutes } from './routes/vitals/index.js';
 import { summariesRoutes } from './routes/summaries/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
 import { findVisibleLabTest } from '../db/queries/orders.js';
-import { servicePhysician } from '../domain/physician.js';
+import { servicePhysicianNetwork } from '../domain/physician.js';
 import type { LabOrderDeadlines } from '../workflows/lab-order/definitions.js';
 import { DEFAULT_REVIEW_DEADLINE_SECONDS } from '../workflows/lab-report/definitions.js';
 import { PARSER_UPLOAD_PATH, labReportRoutes } from './routes/lab-reports/index.js';
@@ -152,7 +152,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
       loadLabTests: loadLabTestViews,
       urlSigner,
       findLabTest: (teamId, labTestId) => findVisibleLabTest(db.db, teamId, labTestId),
-      servicePhysician: servicePhysician(config),
+      serviceNetwork: servicePhysicianNetwork(config),
       ...(orderDeadlines ? { deadlines: orderDeadlines } : {}),
     }),
   );

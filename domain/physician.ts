@@ -1,9 +1,13 @@
 /**
- * The ordering physician of an order (`ClientFacingPhysician`: first_name, last_name, npi). Orders
- * whose team names none are signed by the service's own physician (SERVICE_PHYSICIAN_* settings), as
- * the hosted service does for teams without a physician network of their own ("orders on
- * non-delegated accounts use the service's physicians"). Pure.
+ * The service's own ordering physicians: they sign orders on non-delegated and platform accounts, and
+ * orders whose team names none (`ClientFacingPhysician`: first_name, last_name, npi). One notion, used by
+ * order creation, registration, requisitions and the lab-account rules (domain/lab-accounts/delegation.ts):
+ * the physician configured with SERVICE_PHYSICIAN_* (licensed everywhere), or, when none is configured,
+ * the sandbox network of domain/lab-accounts/physicians.ts (the first licensed in the patient's state). Pure.
  */
+import { SERVICE_PHYSICIANS, type NetworkPhysician } from './lab-accounts/physicians.js';
+
+export { isValidNpi } from './lab-accounts/physicians.js';
 
 /** A type alias (not an interface) so it fits the orders' `Record<string, unknown>` physician column. */
 export type Physician = {
@@ -12,29 +16,13 @@ export type Physician = {
   npi: string;
 };
 
-/** Sandbox default: a fictional physician whose NPI passes the check digit but belongs to no one. */
-export const SANDBOX_PHYSICIAN: Physician = { first_name: 'Morgan', last_name: 'Ellery', npi: '1748593021' };
-
-/** True for a 10-digit NPI with a valid check digit (Luhn over the number prefixed with 80840). */
-export function isValidNpi(npi: string): boolean {
-  if (!/^\d{10}$/.test(npi)) return false;
-  let sum = 0;
-  [...`80840${npi}`].reverse().forEach((ch, i) => {
-    let d = Number(ch);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  });
-  return sum % 10 === 0;
+/** The physicians the service orders through, from the settings (all three SERVICE_PHYSICIAN_* or none). */
+export function servicePhysicianNetwork(config: { SERVICE_PHYSICIAN_FIRST_NAME?: string | undefined; SERVICE_PHYSICIAN_LAST_NAME?: string | undefined; SERVICE_PHYSICIAN_NPI?: string | undefined }): readonly NetworkPhysician[] {
+  const { SERVICE_PHYSICIAN_FIRST_NAME: first, SERVICE_PHYSICIAN_LAST_NAME: last, SERVICE_PHYSICIAN_NPI: npi } = config;
+  return first && last && npi ? [{ first_name: first, last_name: last, npi, licensed_states: ['*'] }] : SERVICE_PHYSICIANS;
 }
 
-/** The service's physician from the settings, each missing part from the sandbox default. */
-export function servicePhysician(config: { SERVICE_PHYSICIAN_FIRST_NAME?: string; SERVICE_PHYSICIAN_LAST_NAME?: string; SERVICE_PHYSICIAN_NPI?: string }): Physician {
-  return {
-    first_name: config.SERVICE_PHYSICIAN_FIRST_NAME ?? SANDBOX_PHYSICIAN.first_name,
-    last_name: config.SERVICE_PHYSICIAN_LAST_NAME ?? SANDBOX_PHYSICIAN.last_name,
-    npi: config.SERVICE_PHYSICIAN_NPI ?? SANDBOX_PHYSICIAN.npi,
-  };
+/** The physician as an order records it (ClientFacingPhysician: names and NPI only, no licences). */
+export function orderPhysician(p: { first_name: string; last_name: string; npi: string }): Physician {
+  return { first_name: p.first_name, last_name: p.last_name, npi: p.npi };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SANDBOX_PHYSICIAN, isValidNpi } from '../domain/physician.js';
+import { isValidNpi } from '../domain/physician.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -49,10 +49,13 @@ export const configSchema = z.object({
   WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().positive().default(5 * 24 * 3600),
   /** How long a lab report parsing job with needs_human_review waits for a reviewer (then completes unreviewed). */
   PARSER_REVIEW_DEADLINE_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
-  /** The service's own physician, on orders whose team names none (and on their requisitions). */
-  SERVICE_PHYSICIAN_FIRST_NAME: z.string().trim().min(1).max(100).default(SANDBOX_PHYSICIAN.first_name),
-  SERVICE_PHYSICIAN_LAST_NAME: z.string().trim().min(1).max(100).default(SANDBOX_PHYSICIAN.last_name),
-  SERVICE_PHYSICIAN_NPI: z.string().refine(isValidNpi, 'must be a 10-digit NPI with a valid check digit').default(SANDBOX_PHYSICIAN.npi),
+  /**
+   * The service's own physician (all three, or none: then the sandbox network of fictional physicians),
+   * on orders of non-delegated accounts and orders whose team names none (domain/physician.ts).
+   */
+  SERVICE_PHYSICIAN_FIRST_NAME: z.string().trim().min(1).max(100).optional(),
+  SERVICE_PHYSICIAN_LAST_NAME: z.string().trim().min(1).max(100).optional(),
+  SERVICE_PHYSICIAN_NPI: z.string().refine(isValidNpi, 'must be a 10-digit NPI with a valid check digit').optional(),
   /** Requests per second each team (API key) may make on average; 0 turns the limit off. */
   RATE_LIMIT_TEAM_PER_SECOND: z.coerce.number().min(0).max(100_000).default(100),
   /** Requests a team may make at once after a quiet period (token bucket size). */
@@ -86,6 +89,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const physician = ['SERVICE_PHYSICIAN_FIRST_NAME', 'SERVICE_PHYSICIAN_LAST_NAME', 'SERVICE_PHYSICIAN_NPI'] as const;
+  const missing = physician.filter((k) => parsed.data[k] === undefined);
+  if (missing.length > 0 && missing.length < physician.length) {
+    throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `  ${k}: required when any SERVICE_PHYSICIAN_* is set (set all three, or none for the sandbox physicians)`).join('\n')}`);
   }
   return parsed.data;
 }

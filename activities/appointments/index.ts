@@ -11,7 +11,6 @@ import { availableDays } from './availability.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AppointmentChange } from '../../workflows/lab-order/definitions.js';
 import { eventAnnouncer } from '../webhooks/announce.js';
-import { failingForGoodOnBadData } from '../orders/errors.js';
 import { SANDBOX_PROVIDERS } from './sandbox-provider.js';
 
 /** A change the provider or the slot refuses: the caller learns why; the order is unchanged. */
@@ -38,9 +37,12 @@ export interface ChangeAppointmentInput {
 export function createAppointmentActivities({ db, logger, wakeEndpoints, clock = () => new Date() }: Deps) {
   const announce = eventAnnouncer(db, wakeEndpoints);
 
-  async function apply(tx: DbOrTx, input: ChangeAppointmentInput, now: Date): Promise<{ appointmentId: string; eventId: string | null }> {
+  async function apply(tx: DbOrTx, input: ChangeAppointmentInput, now: Date): Promise<{ appointmentId: string; startAt: string | null; eventId: string | null }> {
     const [done] = await tx.select().from(appointmentChanges).where(eq(appointmentChanges.id, input.changeId));
-    if (done) return { appointmentId: done.appointmentId, eventId: null };
+    if (done) {
+      const [again] = await tx.select({ startAt: appointments.startAt }).from(appointments).where(eq(appointments.id, done.appointmentId));
+      return { appointmentId: done.appointmentId, startAt: again?.startAt?.toISOString() ?? null, eventId: null };
+    }
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId));
     if (!order) throw refusedAppointment("This order doesn't exist.");
     const current = await latestAppointment(tx, input.teamId, input.orderId);
@@ -50,7 +52,14 @@ export function createAppointmentActivities({ db, logger, wakeEndpoints, clock =
     let row: typeof appointments.$inferSelect;
     let created = false;
 
-    if (change.action === 'cancel' || change.action === 'reschedule') {
+    if (change.action === 'confirm') {
+      if (!active || active.status !== 'reserved') throw refusedAppointment('There is no reserved appointment to confirm.');
+    } else if (change.action === 'progress') {
+      const from = change.status === 'in_progress' ? ['confirmed'] : ['confirmed', 'in_progress'];
+      if (!active || !from.includes(active.status)) {
+        throw refusedAppointment(active ? `This appointment is ${active.status}; it cannot become ${change.status}.` : "This order doesn't have an appointment yet.");
+      }
+    } else if (change.action === 'cancel' || change.action === 'reschedule') {
       if (!active) throw refusedAppointment(current?.status === 'cancelled' ? 'This appointment has already been cancelled.' : "This order doesn't have an appointment yet.");
     } else if (active) {
       throw refusedAppointment('This order already has an active appointment; reschedule or cancel it.');
@@ -113,6 +122,18 @@ export function createAppointmentActivities({ db, logger, wakeEndpoints, clock =
         .set({ status: 'cancelled', cancellationReasonId: change.reasonId, notes: change.notes ?? active!.notes, events: [...active!.events, { created_at: at, status: 'cancelled', data: { cancellation_reason_id: change.reasonId } }], updatedAt: now })
         .where(eq(appointments.id, active!.id))
         .returning() as [typeof row];
+    } else if (change.action === 'confirm') {
+      [row] = await tx
+        .update(appointments)
+        .set({ status: 'confirmed', events: [...active!.events, { created_at: at, status: 'scheduled', data: { start_at: active!.startAt?.toISOString() ?? null } }], updatedAt: now })
+        .where(eq(appointments.id, active!.id))
+        .returning() as [typeof row];
+    } else if (change.action === 'progress') {
+      [row] = await tx
+        .update(appointments)
+        .set({ status: change.status, notes: change.notes ?? active!.notes, events: [...active!.events, { created_at: at, status: change.status, data: null }], updatedAt: now })
+        .where(eq(appointments.id, active!.id))
+        .returning() as [typeof row];
     } else {
       throw refusedAppointment('Unknown appointment change.');
     }
@@ -129,7 +150,7 @@ export function createAppointmentActivities({ db, logger, wakeEndpoints, clock =
       subjectId: row.id,
       createdAt: now,
     });
-    return { appointmentId: row.id, eventId };
+    return { appointmentId: row.id, startAt: row.startAt?.toISOString() ?? null, eventId };
   }
 
   return {
@@ -150,11 +171,11 @@ export function createAppointmentActivities({ db, logger, wakeEndpoints, clock =
     },
 
     /** Books, requests, reschedules or cancels the order's appointment with its provider, and announces it. */
-    async changeAppointment(input: ChangeAppointmentInput): Promise<{ appointmentId: string }> {
-      const result = await failingForGoodOnBadData(() => db.transaction((tx) => apply(tx, input, clock())));
+    async changeAppointment(input: ChangeAppointmentInput): Promise<{ appointmentId: string; startAt: string | null }> {
+      const result = await db.transaction((tx) => apply(tx, input, clock()));
       logger.info({ order_id: input.orderId, appointment_id: result.appointmentId, action: input.change.action }, 'appointment changed');
       if (result.eventId) await announce(result.eventId);
-      return { appointmentId: result.appointmentId };
+      return { appointmentId: result.appointmentId, startAt: result.startAt };
     },
   };
 }

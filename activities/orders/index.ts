@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { eventAnnouncer } from '../webhooks/announce.js';
-import { failingForGoodOnBadData } from './errors.js';
 import { criticalResultEventId } from '../../db/queries/orders.js';
 import {
   insertOrderRecord,
@@ -44,14 +43,14 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
     }) {
       const buildOrderPayload = await orderPayload();
       const then = input.then ?? [];
-      const created = await failingForGoodOnBadData(() => insertOrderRecord(
+      const created = await insertOrderRecord(
         db,
         input.record,
         input.idempotency,
         { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.created },
         buildOrderPayload,
         then.map((t) => ({ low: t.low, outbox: { id: t.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } })),
-      ));
+      );
       logger.info({ order_id: input.record.id, team_id: input.record.teamId, created }, 'order recorded');
       await announce(input.outboxEventId, ...then.map((t) => t.outboxEventId));
     },
@@ -85,11 +84,11 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
         patch.interpretation = input.patch.results.interpretation;
         patch.hasMissingResults = (input.patch.results.missingResults?.length ?? 0) > 0;
       }
-      const appended = await failingForGoodOnBadData(() => recordTransition(
+      const appended = await recordTransition(
         db,
         { ...input, patch, outbox: { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } },
         buildOrderPayload,
-      ));
+      );
       logger.info({ order_id: input.orderId, event_id: input.eventId, status: input.low, appended }, 'order transition');
       await announce(input.outboxEventId, criticalResultEventId(input.outboxEventId));
     },
@@ -102,7 +101,7 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
       const pd = order.patientDetails ?? {};
       const dob = typeof pd.dob === 'string' ? pd.dob : '';
       const now = new Date();
-      await failingForGoodOnBadData(() => upsertResults(db, input.orderId, {
+      await upsertResults(db, input.orderId, {
         status: input.results.final ? 'final' : 'partial',
         interpretation: input.results.interpretation,
         results: input.results.results,
@@ -118,7 +117,7 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
           status: input.results.final ? 'final' : 'partial',
           interpretation: input.results.interpretation,
         },
-      }));
+      });
     },
 
     /** Sandbox only: results for the order's lab test markers, shaped as a lab would report them. */

@@ -1,6 +1,8 @@
 import { countryName } from '../../domain/orders/address.js';
 import { REQUISITION_URL_TTL_SECONDS, hasRequisition, requisitionDocumentPath } from '../../domain/orders/requisition.js';
 import type { UrlSigner } from '../../lib/url-signing.js';
+import { desc, inArray } from 'drizzle-orm';
+import { appointments } from '../schema/appointments.js';
 import type { DbOrTx } from '../client.js';
 import type { OrderEventRow, OrderRow } from './orders.js';
 import { findOrder, listOrderEvents } from './orders.js';
@@ -41,6 +43,7 @@ export function toClientFacingOrder(
   labTest: Record<string, unknown>,
   requisitionFormUrl: string | null = null,
   transaction: OrderTransactionView | null = null,
+  appointmentId: string | null = null,
 ) {
   const evs = events.map(event);
   const physician = order.physician
@@ -60,7 +63,7 @@ export function toClientFacingOrder(
         id: order.detailsId,
         // per method (CONTRACT ClientFacing*Order): a kit has its shipment, a phlebotomy or walk-in order its appointment
         ...(order.method === 'testkit' ? { shipment: order.shipment ?? null } : {}),
-        ...(order.method === 'at_home_phlebotomy' || order.method === 'walk_in_test' ? { appointment_id: null } : {}),
+        ...(order.method === 'at_home_phlebotomy' || order.method === 'walk_in_test' ? { appointment_id: appointmentId } : {}),
         created_at: order.createdAt.toISOString(),
         updated_at: order.updatedAt.toISOString(),
       },
@@ -105,18 +108,30 @@ export async function orderViews(
   loadLabTests: LabTestLoader,
   urlSigner: UrlSignerSource,
 ): Promise<ClientFacingOrder[]> {
-  const [events, tests, transactions] = await Promise.all([
+  const [events, tests, transactions, appointmentIds] = await Promise.all([
     listOrderEvents(db, rows.map((r) => r.id)),
     loadLabTests(db, teamId, [...new Set(rows.map((r) => r.labTestId))]),
     orderTransactionViews(db, teamId, [...new Set(rows.map((r) => r.transactionId))]),
+    latestAppointmentIds(db, rows.filter((r) => r.method === 'at_home_phlebotomy' || r.method === 'walk_in_test').map((r) => r.id)),
   ]);
   const withRequisition = new Set(rows.filter((r) => hasRequisition((events.get(r.id) ?? []).map((e) => e.status))).map((r) => r.id));
   const signer = withRequisition.size ? await urlSigner() : null;
   const expiresAt = new Date(Date.now() + REQUISITION_URL_TTL_SECONDS * 1000);
   return rows.map((r) => {
     const url = signer && withRequisition.has(r.id) ? signer.sign(requisitionDocumentPath(r.id), expiresAt) : null;
-    return toClientFacingOrder(r, events.get(r.id) ?? [], tests.get(r.labTestId) ?? {}, url, transactions.get(r.transactionId) ?? null);
+    return toClientFacingOrder(r, events.get(r.id) ?? [], tests.get(r.labTestId) ?? {}, url, transactions.get(r.transactionId) ?? null, appointmentIds.get(r.id) ?? null);
   });
+}
+
+/** The order's appointment (`details.data.appointment_id`): its latest one, cancelled or not; none before booking. */
+async function latestAppointmentIds(db: DbOrTx, orderIds: string[]): Promise<Map<string, string>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([appointments.orderId], { orderId: appointments.orderId, id: appointments.id })
+    .from(appointments)
+    .where(inArray(appointments.orderId, orderIds))
+    .orderBy(appointments.orderId, desc(appointments.createdAt));
+  return new Map(rows.map((r) => [r.orderId, r.id]));
 }
 
 export async function orderView(

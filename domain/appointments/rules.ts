@@ -1,3 +1,4 @@
+import { PHLEBOTOMY_CANCELLATION_REASONS, PSC_CANCELLATION_REASONS } from './reasons.js';
 import type { DrawState } from '../orders/draw-lifecycle.js';
 import type { AppointmentEvent } from '../orders/lifecycle.js';
 
@@ -6,6 +7,14 @@ export type AppointmentAction = 'book' | 'request' | 'reschedule' | 'cancel';
 /** What an appointment change means for the order (its lifecycle command). */
 export function appointmentEventOf(action: AppointmentAction): AppointmentEvent {
   return action === 'request' ? 'pending' : action === 'cancel' ? 'cancelled' : 'scheduled';
+}
+
+/** The draw's own progress, as the appointment's provider reports it (partner API). */
+export type AppointmentProgress = 'in_progress' | 'completed' | 'no_show';
+
+/** Cancellation reason for a patient who did not come: "no longer available" (phlebotomy), "Other" (PSC). */
+export function noShowReasonId(type: 'phlebotomy' | 'patient_service_center'): string {
+  return type === 'phlebotomy' ? PHLEBOTOMY_CANCELLATION_REASONS[0].id : PSC_CANCELLATION_REASONS[0].id;
 }
 
 /**

@@ -7,7 +7,7 @@
  * 4. With a `lab_account_id`, the panels and markers on offer are those of that account's lab.
  * 5. An order recreated with `update_reason=INCORRECT_LAB` resolves a fresh lab account.
  */
-import { servicePhysicianFor, type Physician } from './physicians.js';
+import { servicePhysicianFor, type NetworkPhysician, type Physician } from './physicians.js';
 import type { DelegatedFlow, LabAccount } from './types.js';
 
 /** Rule 1. */
@@ -45,17 +45,19 @@ export function orderingPhysician(input: {
   patientState: string;
   now: Date;
   policy?: DelegationPolicy;
+  /** The service's physicians (domain/physician.ts); the sandbox network by default. */
+  network?: readonly NetworkPhysician[];
 }): OrderingPhysician {
   const { account, physician, now } = input;
   const requiredFrom = physicianRequiredFrom(account, input.policy ?? DEFAULT_DELEGATION_POLICY);
-  if (requiredFrom === null) return { ok: true, physician: servicePhysicianFor(input.patientState), source: 'service' };
+  if (requiredFrom === null) return { ok: true, physician: servicePhysicianFor(input.patientState, input.network), source: 'service' };
   if (physician) return { ok: true, physician, source: 'client' };
   if (now.getTime() >= requiredFrom.getTime()) {
     return { ok: false, detail: `A physician is required for orders on lab account ${account.id}: its delegated_flow is ${account.delegatedFlow}` };
   }
   return {
     ok: true,
-    physician: servicePhysicianFor(input.patientState),
+    physician: servicePhysicianFor(input.patientState, input.network),
     source: 'service',
     warning: `lab account ${account.id} is delegated: orders without a physician are refused from ${requiredFrom.toISOString()}`,
   };

@@ -29,14 +29,23 @@ export function isValidNpi(npi: string): boolean {
  * and platform accounts. Each is licensed in a set of states; the first licensed in the patient's
  * state orders, and the last (licensed everywhere) covers the rest.
  */
-export const SERVICE_PHYSICIANS: readonly { first_name: string; last_name: string; npi: string; licensed_states: string[] }[] = [
+export interface NetworkPhysician {
+  first_name: string;
+  last_name: string;
+  npi: string;
+  /** USPS state codes, or `*` for every state. */
+  licensed_states: string[];
+}
+
+export const SERVICE_PHYSICIANS: readonly NetworkPhysician[] = [
   { first_name: 'Amara', last_name: 'Okafor', npi: '1743829560', licensed_states: ['CA', 'OR', 'WA', 'NV', 'AZ'] },
   { first_name: 'Daniel', last_name: 'Whitfield', npi: '1284053976', licensed_states: ['NY', 'NJ', 'CT', 'MA', 'PA'] },
   { first_name: 'Lucia', last_name: 'Ferreira', npi: '1992036453', licensed_states: ['*'] },
 ];
 
-export function servicePhysicianFor(state: string): Physician {
+/** The network's physician for a patient in `state`: the first licensed there, else one licensed everywhere (`*`), else the last. */
+export function servicePhysicianFor(state: string, network: readonly NetworkPhysician[] = SERVICE_PHYSICIANS): Physician {
   const wanted = state.toUpperCase();
-  const found = SERVICE_PHYSICIANS.find((p) => p.licensed_states.includes(wanted)) ?? SERVICE_PHYSICIANS[SERVICE_PHYSICIANS.length - 1]!;
+  const found = network.find((p) => p.licensed_states.includes(wanted)) ?? network.find((p) => p.licensed_states.includes('*')) ?? network[network.length - 1]!;
   return { first_name: found.first_name, last_name: found.last_name, npi: found.npi, licensed_states: [...found.licensed_states] };
 }

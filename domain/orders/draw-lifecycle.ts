@@ -1,4 +1,4 @@
-import { moveTo, refuse, type Decision, type Deadline, type Lifecycle, type OrderCommand, type OrderDeadlines } from './lifecycle.js';
+import { moveTo, refuse, type AppointmentEvent, type Decision, type Deadline, type Lifecycle, type OrderCommand, type OrderDeadlines } from './lifecycle.js';
 import type { CollectionMethod, LowLevelStatus } from './status.js';
 
 /**
@@ -53,8 +53,12 @@ export function drawLifecycle(rules: DrawRules): Lifecycle<DrawState> {
   const resultsFrom = new Set<LowLevelStatus>([...rules.resultsFrom, 'lab_processing_blocked']);
   const cancellable = new Set(rules.cancellableFrom);
 
-  function decideAppointment(s: DrawState, event: 'reserved' | 'pending' | 'scheduled' | 'cancelled'): Decision<DrawState> {
+  function decideAppointment(s: DrawState, event: AppointmentEvent): Decision<DrawState> {
     if (!rules.appointments) return { ok: false, reason: `a ${rules.method} order has no appointments` };
+    if (event === 'in_progress') {
+      if (!AFTER_REQUISITION.includes(s.low) || s.appointment !== 'scheduled') return { ok: false, reason: 'the order has no scheduled appointment to start' };
+      return moveTo(s, {}, []);
+    }
     if (s.low === 'ordered') {
       // Before the requisition: the appointment is held (`reserved`); the order shows nothing yet.
       if (event === 'cancelled') return s.appointment === 'none' ? { ok: false, reason: 'the order has no appointment' } : moveTo(s, { appointment: 'none', reserved: false }, []);

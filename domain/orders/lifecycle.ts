@@ -9,7 +9,9 @@ import type { ShipmentEvent } from './testkit-lifecycle.js';
  */
 
 /** Appointment changes as the order sees them (the appointment's own life is in domain/appointments). */
-export type AppointmentEvent = 'reserved' | 'pending' | 'scheduled' | 'cancelled';
+export type AppointmentEvent = 'reserved' | 'pending' | 'scheduled' | 'cancelled'
+  /** The provider reports the draw under way: the appointment changes, the order records nothing. */
+  | 'in_progress';
 
 export type OrderCommand =
   | { kind: 'activate' }
@@ -45,6 +47,11 @@ export interface OrderDeadlines {
   collectionWindowSeconds: number;
   /** How long a completed order still takes corrected results before its workflow ends. */
   correctionWindowSeconds: number;
+  /**
+   * An appointment booked before the requisition (`reserved`) is cancelled when the order has no
+   * requisition this long after it was placed, or 2 hours before the appointment (BEHAVIOUR §5).
+   */
+  reservationHoldSeconds: number;
 }
 
 export const DEFAULT_DEADLINES: OrderDeadlines = {
@@ -53,6 +60,7 @@ export const DEFAULT_DEADLINES: OrderDeadlines = {
   drawToResultsSeconds: 30 * 24 * 3600,
   collectionWindowSeconds: 180 * 24 * 3600,
   correctionWindowSeconds: 30 * 24 * 3600,
+  reservationHoldSeconds: 8 * 3600,
 };
 
 /**

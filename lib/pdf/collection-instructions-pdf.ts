@@ -1,7 +1,8 @@
 import { FONT, contentWidth, heading, labelled, renderPdf } from './document.js';
 
 export interface CollectionInstructionsContent {
-  orderId: string;
+  /** The order the instructions are for; null for a lab test's general instructions. */
+  orderId: string | null;
   sampleId: string | null;
   method: string;
   labTestName: string;
@@ -36,11 +37,11 @@ export function collectionSteps(c: Pick<CollectionInstructionsContent, 'method' 
 }
 
 export function renderCollectionInstructionsPdf(c: CollectionInstructionsContent): Promise<Buffer> {
-  return renderPdf({ title: `Collection instructions ${c.orderId}`, subject: `How to collect the sample for ${c.labTestName}` }, (doc) => {
+  return renderPdf({ title: `Collection instructions ${c.orderId ?? c.labTestName}`, subject: `How to collect the sample for ${c.labTestName}` }, (doc) => {
     const left = doc.page.margins.left;
     doc.font(FONT).fontSize(16).text(`Collection instructions: ${c.labTestName}`, left, doc.page.margins.top, { width: contentWidth(doc) });
     doc.fontSize(10).moveDown(0.5);
-    labelled(doc, 'Order', c.orderId);
+    if (c.orderId) labelled(doc, 'Order', c.orderId);
     if (c.sampleId) labelled(doc, 'Sample id', c.sampleId);
     labelled(doc, 'Laboratory', c.labName);
     labelled(doc, 'Sample', c.sampleType.replaceAll('_', ' '));

@@ -57,6 +57,9 @@ describe('PSC appointments of a walk-in order', () => {
     const rescheduled = await t.client.labTests.reschedulePscAppointment(t.order.id, { bookingKey: open[1]!.bookingKey! });
     expect(rescheduled.startAt?.toISOString()).toBe(new Date(open[1]!.start).toISOString());
     expect(rescheduled.id).toBe(booked.id);
+    // the order names its appointment (details.data.appointment_id), in GET and in the webhook payloads
+    const raw = await http(stack, 'GET', `/v3/order/${t.order.id}`, { apiKey: t.apiKey });
+    expect((raw.json.details as { data: { appointment_id: string | null } }).data.appointment_id).toBe(booked.id);
 
     const reasons = await t.client.labTests.getPscAppointmentCancellationReason();
     const cancelled = await t.client.labTests.cancelPscAppointment(t.order.id, { cancellationReasonId: reasons[0]!.id, note: 'patient travelling' });
@@ -84,7 +87,10 @@ describe('PSC appointments of a walk-in order', () => {
       ['labtest.appointment.updated', 'confirmed'],
       ['labtest.appointment.updated', 'cancelled'],
     ]);
-    expect(t.receiver.accepted.filter((r) => r.json.event_type === 'labtest.order.updated').length).toBeGreaterThanOrEqual(5);
+    const orderHooks = t.receiver.accepted.filter((r) => r.json.event_type === 'labtest.order.updated');
+    expect(orderHooks.length).toBeGreaterThanOrEqual(5);
+    const scheduledHook = orderHooks.find((h) => (h.json.data as { status: string; events?: { status: string }[] }).events?.at(-1)?.status.endsWith('appointment_scheduled'));
+    expect((scheduledHook?.json.data as { details: { data: { appointment_id: string | null } } }).details.data.appointment_id).toBe(booked.id);
   });
 
   it('answers the documented errors for bad availability queries and changes', async () => {

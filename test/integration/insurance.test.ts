@@ -129,6 +129,24 @@ describe('order documents: labels, ABN, collection instructions', () => {
     expect(abn).toContain('Medicare Part B');
   });
 
+  it("a lab test's general collection instructions (labTests.getLabTestCollectionInstructionPdf): its name and method steps; unknown or bad id refused", async () => {
+    const s = await setup();
+    const { labTestId } = await testkitLabTest(stack.db.db, s.teamId, 'at_home_phlebotomy');
+    const bytes = await bytesOf(s.client.labTests.getLabTestCollectionInstructionPdf(labTestId));
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const { text } = await pdfText(bytes);
+    expect(text).toContain('Collection instructions:');
+    expect(text).toContain('Wear a short-sleeved shirt');
+    expect(text).not.toContain('Order');
+    const other = await setup();
+    const foreign = await http(stack, 'GET', `/v3/lab_test/${labTestId}/collection_instruction_pdf`, { apiKey: other.apiKey });
+    expect(foreign.status).toBe(404);
+    expect(foreign.json.detail).toBe('Lab test not found');
+    const bad = await http(stack, 'GET', '/v3/lab_test/not-a-uuid/collection_instruction_pdf', { apiKey: s.apiKey });
+    expect(bad.status).toBe(422);
+    expect(bad.json.detail).toBeDefined();
+  });
+
   it('no ABN without Medicare; unknown or other team order → 404; bad label query → 422', async () => {
     const s = await setup();
     const o = await order(s);

@@ -132,6 +132,79 @@ describe('resolution and order checks against Postgres (what order creation call
     expect(order.physician).toEqual({ firstName: 'Gregory', lastName: 'House', npi: '1234567893' });
   });
 
+  it('POST /v3/order/testkit runs the same checks: a delegated account refuses (no physician can be named), a plain one is recorded with its service physician', async () => {
+    const s = await setup();
+    const { userId } = await s.client.user.create({ clientUserId: `tk-${Date.now()}` });
+    const delegated = await createLabAccount(stack.db.db, {
+      teamId: s.teamId, labId: s.labId, name: 'Delegated', defaultComment: null, delegatedFlow: 'order_delegated', delegatedAt: new Date(Date.now() - 40 * DAY),
+    });
+    const shipping = { receiver_name: 'Jane Doe', first_line: '123 Main St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US', phone_number: '+14155552671' };
+    const refused = await http(stack, 'POST', '/v3/order/testkit', { apiKey: s.apiKey, body: { user_id: userId, lab_test_id: s.labTestId, shipping_details: shipping, lab_account_id: delegated!.id } });
+    expect(refused.status).toBe(400);
+    expect(refused.json.detail).toBe(`A physician is required for orders on lab account ${delegated!.id}: its delegated_flow is order_delegated`);
+    expect((await http(stack, 'GET', '/v3/orders', { apiKey: s.apiKey })).json).toMatchObject({ orders: [] });
+    // an unknown account is refused too, and nothing is created
+    const unknown = await http(stack, 'POST', '/v3/order/testkit', { apiKey: s.apiKey, body: { user_id: userId, lab_test_id: s.labTestId, shipping_details: shipping, lab_account_id: '00000000-0000-4000-8000-000000000000' } });
+    expect(unknown.status).toBeGreaterThanOrEqual(400);
+    expect(unknown.status).toBeLessThan(500);
+    expect(typeof unknown.json.detail).toBe('string');
+    // omitted, the account resolves to that same (only) team account: refused as well
+    const resolved = await http(stack, 'POST', '/v3/order/testkit', { apiKey: s.apiKey, body: { user_id: userId, lab_test_id: s.labTestId, shipping_details: shipping } });
+    expect(resolved.status).toBe(400);
+    // a team without accounts: the lab's platform account resolves, and a service physician licensed in CA signs
+    const t = await setup();
+    const other = await t.client.user.create({ clientUserId: `tk2-${Date.now()}` });
+    const ok = await http(stack, 'POST', '/v3/order/testkit', { apiKey: t.apiKey, body: { user_id: other.userId, lab_test_id: t.labTestId, shipping_details: shipping } });
+    expect(ok.status, ok.text).toBe(200);
+    expect((ok.json.order as { physician: unknown }).physician).toEqual({ first_name: 'Amara', last_name: 'Okafor', npi: '1743829560' });
+  });
+
+  it('POST /v3/order/import runs them with import rules: a PENDING account serves, a delegated one needs a physician', async () => {
+    const s = await setup();
+    const { userId } = await s.client.user.create({ clientUserId: `im-${Date.now()}` });
+    const pending = await createLabAccount(stack.db.db, { teamId: s.teamId, labId: s.labId, name: 'P', defaultComment: null, status: 'pending' });
+    const body = (extra: Record<string, unknown>) => ({
+      user_id: userId, billing_type: 'client_bill', collection_method: 'testkit', order_set: { lab_test_ids: [s.labTestId] },
+      patient_details: { first_name: 'Jane', last_name: 'Doe', dob: '1950-05-17', gender: 'female', phone_number: '+14155552671', email: 'jane@example.com' },
+      patient_address: { first_line: '123 Main St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' },
+      sample_id: `IMP-${Date.now()}`, ...extra,
+    });
+    const imported = await http(stack, 'POST', '/v3/order/import', { apiKey: s.apiKey, body: body({ lab_account_id: pending!.id }) });
+    expect(imported.status, imported.text).toBe(200);
+    const delegated = await createLabAccount(stack.db.db, {
+      teamId: s.teamId, labId: s.labId, name: 'Delegated', defaultComment: null, delegatedFlow: 'fully_delegated', delegatedAt: new Date(Date.now() - 40 * DAY),
+    });
+    const refused = await http(stack, 'POST', '/v3/order/import', { apiKey: s.apiKey, body: body({ lab_account_id: delegated!.id, sample_id: `IMP2-${Date.now()}` }) });
+    expect(refused.status).toBe(400);
+    expect(refused.json.detail).toBe(`A physician is required for orders on lab account ${delegated!.id}: its delegated_flow is fully_delegated`);
+    const withPhysician = await http(stack, 'POST', '/v3/order/import', { apiKey: s.apiKey, body: body({ lab_account_id: delegated!.id, sample_id: `IMP3-${Date.now()}`, physician }) });
+    expect(withPhysician.status, withPhysician.text).toBe(200);
+    expect((withPhysician.json.order as { physician: unknown }).physician).toEqual(physician);
+  });
+
+  it('POST /v3/order/create (the spec\'s named creation): the account resolved when omitted, the same checks and answers as POST /v3/order', async () => {
+    const s = await setup();
+    const { userId } = await s.client.user.create({ clientUserId: `cr-${Date.now()}` });
+    const body = {
+      user_id: userId, order_set: { lab_test_ids: [s.labTestId] },
+      patient_details: { first_name: 'Jane', last_name: 'Doe', dob: '1950-05-17', gender: 'female', phone_number: '+14155552671', email: 'jane@example.com' },
+      patient_address: { first_line: '123 Main St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' },
+    };
+    const created = await http(stack, 'POST', '/v3/order/create', { apiKey: s.apiKey, body });
+    expect(created.status, created.text).toBe(200);
+    expect(created.json).toMatchObject({ status: 'success', message: 'Order created successfully' });
+    const order = created.json.order as { id: string; physician: unknown };
+    expect(order.physician).toEqual({ first_name: 'Amara', last_name: 'Okafor', npi: '1743829560' });
+    expect((await http(stack, 'GET', `/v3/order/${order.id}`, { apiKey: s.apiKey })).status).toBe(200);
+    const bad = await http(stack, 'POST', '/v3/order/create', { apiKey: s.apiKey, body: { ...body, lab_account_id: 'nope' } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.detail).toBeDefined();
+    const missing = await http(stack, 'POST', '/v3/order/create', { apiKey: s.apiKey, body: { ...body, lab_account_id: '00000000-0000-4000-8000-000000000000' } });
+    expect(missing.status).toBeGreaterThanOrEqual(400);
+    expect(missing.status).toBeLessThan(500);
+    expect((await http(stack, 'GET', '/v3/orders', { apiKey: s.apiKey })).json).toMatchObject({ total: 1 });
+  });
+
   it('billing against allowed_billing, insurance and ICD codes', async () => {
     const s = await setup();
     const { userId } = await s.client.user.create({ clientUserId: `p-${Date.now()}` });

@@ -103,6 +103,19 @@ export const shipmentSignal = defineSignal<[ShipmentUpdate]>('shipment');
 export const sampleErrorSignal = defineSignal<[{ statusDetail: string | null }]>('sampleError');
 export const resultsSignal = defineSignal<[ResultsInput]>('results');
 
+/**
+ * A partner's report (courier, lab, operator, appointment provider: api/routes/partner) as an Update: the
+ * workflow's validator checks it against the order's state, so the caller learns accept or refuse from
+ * the workflow itself; the update completes once the report is recorded.
+ */
+export type PartnerReport =
+  | { kind: 'shipment'; update: ShipmentUpdate }
+  | { kind: 'results'; results: ResultsInput }
+  | { kind: 'sample_error'; statusDetail: string | null }
+  /** The appointment's provider: the phlebotomist or PSC started the draw, finished it, or the patient did not come. */
+  | { kind: 'appointment'; status: 'in_progress' | 'completed' | 'no_show'; notes: string | null };
+export const partnerReportUpdate = defineUpdate<{ low: LowLevelStatus; events: number }, [PartnerReport]>('partnerReport');
+
 /** Caller-facing changes that must be accepted or refused synchronously. */
 export const registerUpdate = defineUpdate<{ low: LowLevelStatus }, [RegistrationInput]>('register');
 export const cancelUpdate = defineUpdate<{ low: LowLevelStatus }, [{ as: 'cancelled' | 'do_not_process' }]>('cancel');
@@ -110,8 +123,14 @@ export const cancelUpdate = defineUpdate<{ low: LowLevelStatus }, [{ as: 'cancel
 export type AppointmentChange =
   | { action: 'book' | 'reschedule'; type: 'phlebotomy' | 'patient_service_center'; bookingKey: string; notes: string | null; accessNotes: string | null }
   | { action: 'request'; type: 'phlebotomy'; provider: 'getlabs' | 'phlebfinders'; address: Record<string, unknown>; notes: string | null; accessNotes: string | null }
-  | { action: 'cancel'; type: 'phlebotomy' | 'patient_service_center'; reasonId: string; notes: string | null };
-export const appointmentUpdate = defineUpdate<{ appointmentId: string }, [AppointmentChange]>('appointment');
+  | { action: 'cancel'; type: 'phlebotomy' | 'patient_service_center'; reasonId: string; notes: string | null }
+  /** A reserved appointment (booked before the requisition) is confirmed once the requisition exists. */
+  | { action: 'confirm' }
+  /** Reported by the appointment's provider (partner API): the draw began, or it is done. */
+  | { action: 'progress'; status: 'in_progress' | 'completed'; notes: string | null };
+/** The changes a customer may ask for (the API); the others come from the workflow or the provider. */
+export type CallerAppointmentChange = Extract<AppointmentChange, { action: 'book' | 'request' | 'reschedule' | 'cancel' }>;
+export const appointmentUpdate = defineUpdate<{ appointmentId: string }, [CallerAppointmentChange]>('appointment');
 
 /** On-site collection: the customer's staff drew the sample (PATCH /v3/order/{id}/draw_completed). */
 export const drawCompletedUpdate = defineUpdate<{ low: LowLevelStatus }>('drawCompleted');

@@ -1,4 +1,5 @@
-import { ApplicationFailure, allHandlersFinished, condition, log, patched, setHandler, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, log, patched, setHandler, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { searchAttributePairs } from '../shared/search-attributes.js';
 import type { DrawState } from '../../domain/orders/draw-lifecycle.js';
 import { DEFAULT_DEADLINES, type Lifecycle, type OrderCommand } from '../../domain/orders/lifecycle.js';
 import type { LowLevelStatus } from '../../domain/orders/status.js';
@@ -6,13 +7,13 @@ import type { TestkitState } from '../../domain/orders/testkit-lifecycle.js';
 import { workflowNow } from '../shared/time.js';
 import {
   type AppointmentChange,
+  type CallerAppointmentChange,
   type LabOrderInput,
   type RegistrationInput,
-  type ResultsInput,
-  type ShipmentUpdate,
   type SimulationRequest,
   appointmentUpdate,
   cancelUpdate,
+  partnerReportUpdate,
   createdUpdate,
   drawCompletedUpdate,
   registerUpdate,
@@ -22,11 +23,15 @@ import {
   simulateUpdate,
   stateQuery,
 } from './definitions.js';
+import { type Job, type Outcome, isTestkitState, partnerJob, resultsJob } from './jobs.js';
 import { startRedraw } from './redraw.js';
+import { reservationExpiry, reservationExpiryJob } from './reservation.js';
 import { shipmentPatch, type ShipmentRecord } from './shipment.js';
 import {
   CORRECTION_WINDOW,
   CREATE_IN_ONE_STEP,
+  RESERVED_APPOINTMENTS,
+  SEARCH_ATTRIBUTES_SET,
   SIMULATION_BOOKS_APPOINTMENTS,
   STEPS_AS_LOCAL_ACTIVITIES,
   acts,
@@ -37,21 +42,6 @@ import {
 } from './steps.js';
 import { appointmentEventOf, appointmentRefusal } from '../../domain/appointments/rules.js';
 import { PHLEBOTOMY_CANCELLATION_REASONS } from '../../domain/appointments/reasons.js';
-
-type Outcome = { ok: true; low: LowLevelStatus } | { ok: false; reason: string };
-
-interface Job {
-  cmd: OrderCommand;
-  appointment?: AppointmentChange;
-  appointmentId?: string;
-  registration?: RegistrationInput;
-  shipment?: ShipmentUpdate;
-  results?: ResultsInput;
-  statusDetail?: string | null;
-  outcome?: Outcome;
-}
-
-const isTestkitState = (s: TestkitState | DrawState): s is TestkitState => 'registered' in s;
 
 /**
  * The order's life under its method's lifecycle: every change arrives as a job (an Update, a partner
@@ -72,6 +62,11 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   let legStartedAt = 0;
   const queue: Job[] = [];
   const activationAt = input.activateBy ? Date.parse(`${input.activateBy}T00:00:00Z`) : 0;
+  const placedAt = workflowNow();
+  let appointmentStartAt: number | null = null;
+  let reservationsExpire: boolean | null = null;
+  /** Set once the order exists: its status changes are then upserted as search attributes. */
+  let searchable = false;
 
   const submit = async (job: Job) => {
     queue.push(job);
@@ -104,7 +99,7 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
       return { appointmentId: job.appointmentId! };
     },
     {
-      validator: (change: AppointmentChange) => {
+      validator: (change: CallerAppointmentChange) => {
         const why = isTestkitState(state) ? 'a testkit order has no appointments' : appointmentRefusal(state, change.action);
         if (why) throw refused(why);
         refuseUnless({ kind: 'appointment', event: appointmentEventOf(change.action) });
@@ -134,12 +129,22 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     queue.push({ cmd: { kind: 'sample_error' }, statusDetail });
   });
   setHandler(resultsSignal, (results) => {
-    // Final results for an order already completed are a correction.
-    const cmd: OrderCommand = lc.takesCorrections(state) && results.final
-      ? { kind: 'correct' }
-      : { kind: 'results', final: results.final, missing: (results.missingResults?.length ?? 0) > 0 };
-    queue.push({ cmd, results });
+    queue.push(resultsJob(lc, state, results));
   });
+  setHandler(
+    partnerReportUpdate,
+    async (report) => {
+      const { low } = await submit(partnerJob(lc, state, input.method, report));
+      return { low, events };
+    },
+    {
+      validator: (report) => {
+        const job = partnerJob(lc, state, input.method, report);
+        if (job.appointment && isTestkitState(state)) throw refused('a testkit order has no appointments');
+        refuseUnless(job.cmd);
+      },
+    },
+  );
   setHandler(stateQuery, () => ({
     orderId: input.orderId,
     method: input.method,
@@ -168,6 +173,7 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
       patch,
     });
     events = eventId;
+    if (searchable) upsertSearchAttributes(searchAttributePairs({ status: low }));
   }
 
   /** A step failed for good: the order ends `do_not_process` (processing_error), recorded without the data that failed. */
@@ -201,10 +207,12 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
         try {
           const done = await steps().changeAppointment({ changeId: uuid4(), teamId: input.teamId, orderId: input.orderId, beforeRequisition: state.low === 'ordered', change });
           job.appointmentId = done.appointmentId;
+          appointmentStartAt = done.startAt ? Date.parse(done.startAt) : null;
         } catch (err) {
           const reason = providerRefusal(err);
           if (!reason) throw err;
-          if (job.appointment) return { ok: false, reason }; // the provider refused: the order is unchanged
+          // the provider refused: the order is unchanged, unless the change is the order's own (a release)
+          if (job.appointment && !job.ownChange) return { ok: false, reason };
         }
       }
       if (job.results) await steps().storeResults({ orderId: input.orderId, results: job.results });
@@ -218,9 +226,31 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
       return stopOnPoison(poison);
     }
     const legChanged = lc.leg(decision.next) !== lc.leg(state);
+    const confirmsReservation = job.cmd.kind === 'activate' && !isTestkitState(state) && state.reserved && state.appointment === 'scheduled';
     state = decision.next;
+    if (confirmsReservation && patched(RESERVED_APPOINTMENTS)) await confirmReservation();
     if (legChanged) legStartedAt = workflowNow();
     return { ok: true, low: state.low };
+  }
+
+  /** The requisition exists: the reserved appointment becomes `confirmed` (labtest.appointment.updated). */
+  async function confirmReservation() {
+    try {
+      await steps().changeAppointment({ changeId: uuid4(), teamId: input.teamId, orderId: input.orderId, beforeRequisition: false, change: { action: 'confirm' } });
+    } catch (err) {
+      const reason = providerRefusal(err);
+      if (!reason) throw err;
+      log.warn('reserved appointment not confirmed', { orderId: input.orderId, reason });
+    }
+  }
+
+  /** When the held (reserved) appointment is released, or null (none held, or a history from before). */
+  function reservationDeadline(): number | null {
+    if (isTestkitState(state)) return null;
+    const at = reservationExpiry(state, placedAt, deadlines.reservationHoldSeconds, appointmentStartAt);
+    if (at === null) return null;
+    reservationsExpire ??= patched(RESERVED_APPOINTMENTS);
+    return reservationsExpire ? at : null;
   }
 
   /** Milliseconds until the lifecycle's next timed step, or undefined for none. */
@@ -255,6 +285,9 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     throw ApplicationFailure.nonRetryable(creationError, 'InvalidData');
   }
   created = true;
+  // From here on the order is findable by its search attributes (histories from before set none).
+  searchable = patched(SEARCH_ATTRIBUTES_SET);
+  if (searchable) upsertSearchAttributes(searchAttributePairs({ team: input.teamId, method: input.method, user: input.record.userId, status: state.low }));
 
   while (!lc.isTerminal(state)) {
     const seenVersion = simulationVersion;
@@ -262,6 +295,8 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     if (simulation && !simStep) simulation = null;
     let wait = untilDeadline();
     if (simStep && simulation) wait = Math.min(wait ?? Infinity, simulation.delaySeconds * 1000);
+    const releaseAt = reservationDeadline();
+    if (releaseAt !== null) wait = Math.min(wait ?? Infinity, Math.max(0, releaseAt - workflowNow()));
     const woken = () => queue.length > 0 || simulationVersion !== seenVersion;
     let gotWoken = woken();
     if (!gotWoken && wait === undefined) {
@@ -274,6 +309,10 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     if (gotWoken) {
       const job = queue.shift()!;
       job.outcome = await apply(job);
+      continue;
+    }
+    if (releaseAt !== null && workflowNow() >= releaseAt) {
+      await apply(reservationExpiryJob(input.method));
       continue;
     }
     if (simStep && simulation) {

@@ -38,6 +38,10 @@ export function poisonOf(err: unknown): ApplicationFailure | null {
 
 /** Simulated draw orders book a real sandbox appointment on their way (histories from before walk without one). */
 export const SIMULATION_BOOKS_APPOINTMENTS = 'order-simulation-books-appointments';
+/** Orders carry the service's search attributes (team, status, method, user); older histories set none. */
+export const SEARCH_ATTRIBUTES_SET = 'order-search-attributes';
+/** Reserved appointments are confirmed with the requisition, and cancelled when it does not come in time (older histories: neither). */
+export const RESERVED_APPOINTMENTS = 'order-reserved-appointments-confirmed-or-expired';
 
 /** A refusal by the scheduling provider (slot full, key expired): the change is refused, the order goes on. */
 export function providerRefusal(err: unknown): string | null {

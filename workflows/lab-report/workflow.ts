@@ -8,8 +8,10 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
+import { searchAttributePairs } from '../shared/search-attributes.js';
 import type { JobChange, LabReportActivities } from '../../activities/lab-reports/index.js';
 import type { FailureReason } from '../../domain/lab-report/types.js';
 import { INVALID_DATA, failureMessage, isInvalidData } from '../../domain/failures.js';
@@ -48,6 +50,8 @@ const parsing = proxyActivities<LabReportActivities>({
 
 /** Jobs started on this code handle refused data (InvalidData) by failing the job visibly. */
 const REFUSED_DATA = 'lab-report-refused-data';
+/** Jobs started on this code carry the service's search attributes (team, user, status). */
+const SEARCH_ATTRIBUTES_SET = 'lab-report-search-attributes';
 
 /** What a job that met refused data says (its detail never quotes the refused value). */
 const REFUSED_DETAIL = 'The upload holds data that cannot be stored (e.g. a NUL character in a file name).';
@@ -90,7 +94,12 @@ export async function labReportParsingWorkflow(input: LabReportJobInput): Promis
   );
   setHandler(stateQuery, () => ({ jobId: input.jobId, phase, reviewDeadline }));
 
-  const write = (c: JobChange) => record.recordParsingJobChange({ jobId: input.jobId, outboxEventId: uuid4(), change: c });
+  /** Set once the job exists: each recorded change is upserted as the `LabflowStatus` search attribute. */
+  let searchable = false;
+  const write = async (c: JobChange) => {
+    await record.recordParsingJobChange({ jobId: input.jobId, outboxEventId: uuid4(), change: c });
+    if (searchable) upsertSearchAttributes(searchAttributePairs({ status: c.kind }));
+  };
   /** A change the database refuses (e.g. reviewer corrections holding a NUL) fails the job instead. */
   const change = async (c: JobChange): Promise<boolean> => {
     try {
@@ -123,6 +132,9 @@ export async function labReportParsingWorkflow(input: LabReportJobInput): Promis
     return await fail('invalid_input', REFUSED_DETAIL);
   }
   created = true;
+  // Histories from before set no search attributes.
+  searchable = patched(SEARCH_ATTRIBUTES_SET);
+  if (searchable) upsertSearchAttributes(searchAttributePairs({ team: input.teamId, user: input.userId, status: 'uploaded' }));
   if (!(await change({ kind: 'started' }))) return await fail('invalid_input', REFUSED_DETAIL);
 
   phase = 'extracting';

@@ -9,7 +9,7 @@ import { findPayor, latestUserInsurance } from '../../../db/queries/insurance.js
 import { resolveLabAccount } from '../../../db/queries/lab-accounts.js';
 import { normalizeIcd10, validateIcdCodes } from '../../../domain/icd10/validate.js';
 import { orderingPhysician, type DelegationPolicy } from '../../../domain/lab-accounts/delegation.js';
-import { isValidNpi, type Physician } from '../../../domain/lab-accounts/physicians.js';
+import { isValidNpi, type NetworkPhysician, type Physician } from '../../../domain/lab-accounts/physicians.js';
 import { billingRefusal, type Purpose } from '../../../domain/lab-accounts/resolution.js';
 import type { BillingType, LabAccount } from '../../../domain/lab-accounts/types.js';
 import { HttpError, ValidationError } from '../../errors.js';
@@ -29,6 +29,8 @@ export interface OrderSurroundingsInput {
   healthInsurance?: { payor_code?: string | null | undefined } | null | undefined;
   now: Date;
   policy?: DelegationPolicy;
+  /** The service's physicians (domain/physician.ts), for orders they sign. */
+  network?: readonly NetworkPhysician[];
 }
 
 export interface OrderSurroundings {
@@ -47,7 +49,9 @@ export async function checkOrderSurroundings(db: DbOrTx, input: OrderSurrounding
   if (input.physician && !isValidNpi(input.physician.npi)) {
     throw new ValidationError([{ loc: ['body', 'physician', 'npi'], msg: 'npi must be a valid 10-digit National Provider Identifier', type: 'value_error', input: input.physician.npi }]);
   }
-  const icd = checkIcdCodes(input.icdCodes, input.billingType);
+  // An imported order was placed with the lab already: its diagnosis codes and insurance are the lab's business.
+  const imported = input.purpose === 'import';
+  const icd = imported ? null : checkIcdCodes(input.icdCodes, input.billingType);
 
   const resolved = await resolveLabAccount(db, input.teamId, input.labId, { labAccountId: input.labAccountId, purpose: input.purpose ?? 'order' });
   if (!resolved.ok) throw new HttpError(resolved.status, resolved.detail);
@@ -56,11 +60,11 @@ export async function checkOrderSurroundings(db: DbOrTx, input: OrderSurrounding
   const billing = billingRefusal(account, input.billingType, input.patientState);
   if (billing) throw new HttpError(400, billing);
 
-  const who = orderingPhysician({ account, physician: input.physician, patientState: input.patientState, now: input.now, ...(input.policy ? { policy: input.policy } : {}) });
+  const who = orderingPhysician({ account, physician: input.physician, patientState: input.patientState, now: input.now, ...(input.policy ? { policy: input.policy } : {}), ...(input.network ? { network: input.network } : {}) });
   if (!who.ok) throw new HttpError(400, who.detail);
 
   let healthInsuranceId: string | null = null;
-  if (input.billingType === 'commercial_insurance') {
+  if (input.billingType === 'commercial_insurance' && !imported) {
     const payorCode = input.healthInsurance?.payor_code;
     if (payorCode) {
       if (!(await findPayor(db, input.teamId, payorCode))) {

@@ -21,6 +21,7 @@ import {
 } from '../../../db/queries/catalog.js';
 import { findLabAccount } from '../../../db/queries/lab-accounts.js';
 import { loadLabTestViews, toClientFacingLab } from '../../../db/queries/lab-test-view.js';
+import { renderCollectionInstructionsPdf } from '../../../lib/pdf/collection-instructions-pdf.js';
 import type { AppEnv } from '../../env.js';
 import { HttpError, ValidationError, badRequest, notFound, type ValidationItem } from '../../errors.js';
 import { parse, parseJsonBody } from '../../validation.js';
@@ -237,6 +238,30 @@ export function labTestsRoutes({ db }: LabTestsDeps) {
     await requireLabTest(teamId, lab_test_id, q.lab_account_id);
     const [view] = await views(teamId, [lab_test_id]);
     return c.json(view);
+  });
+
+  // The lab test's general collection instructions (labTests.getLabTestCollectionInstructionPdf); an
+  // order's own (with its sample id) is GET /v3/order/{id}/collection_instruction_pdf.
+  app.get('/lab_test/:lab_test_id/collection_instruction_pdf', async (c) => {
+    const { lab_test_id } = parse(labTestIdParam, c.req.param(), 'path');
+    const teamId = c.get('teamId');
+    await requireLabTest(teamId, lab_test_id);
+    const [view] = (await views(teamId, [lab_test_id])) as { name: string; method: string; sample_type: string; fasting?: boolean | null; lab?: { name: string } | null }[];
+    if (!view) throw notFound('Lab test not found');
+    const bytes = await renderCollectionInstructionsPdf({
+      orderId: null,
+      sampleId: null,
+      method: view.method,
+      labTestName: view.name,
+      labName: view.lab?.name ?? '',
+      sampleType: view.sample_type,
+      fasting: view.fasting ?? false,
+    });
+    return c.body(Uint8Array.from(bytes), 200, {
+      'content-type': 'application/pdf',
+      'content-disposition': `inline; filename="collection-instructions-${lab_test_id}.pdf"`,
+      'cache-control': 'no-store',
+    });
   });
 
   // Teams change their own tests; the shared catalogue is the seed's (db/seed) and read-only here.

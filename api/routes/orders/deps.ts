@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../../db/client.js';
 import type { LabTestLoader, UrlSignerSource } from '../../../db/queries/order-view.js';
 import type { ServiceEnvironment } from '../../../domain/environment.js';
-import type { Physician } from '../../../domain/physician.js';
+import type { NetworkPhysician } from '../../../domain/lab-accounts/physicians.js';
 import type { LabOrderDeadlines } from '../../../workflows/lab-order/definitions.js';
 
 export interface OrdersDeps {
@@ -14,8 +14,8 @@ export interface OrdersDeps {
   urlSigner: UrlSignerSource;
   /** Lab test visible to the team (catalogue or its own), with the fields orders need; null if none. */
   findLabTest: (teamId: string, labTestId: string) => Promise<{ id: string; method: string; status: string } | null>;
-  /** Signs orders whose team names no physician (SERVICE_PHYSICIAN_*). */
-  servicePhysician: Physician;
+  /** The service's physicians (domain/physician.ts): they sign orders whose team names none. */
+  serviceNetwork: readonly NetworkPhysician[];
   /** Shortened deadlines for tests; production uses the workflow defaults. */
   deadlines?: Partial<LabOrderDeadlines>;
 }

@@ -7,6 +7,9 @@ import type { AppEnv } from '../../env.js';
 import { ValidationError, badRequest } from '../../errors.js';
 import { parseJsonBody } from '../../validation.js';
 import { checkOrderRefs, startOrder } from './create.js';
+import { labOfLabTest } from '../../../db/queries/lab-accounts.js';
+import { orderPhysician } from '../../../domain/physician.js';
+import { checkOrderSurroundings } from '../lab-accounts/order-checks.js';
 import type { OrdersDeps } from './deps.js';
 import { patientAddress, patientDetails, physician } from './schemas.js';
 
@@ -39,6 +42,21 @@ export function importOrderRoutes(deps: OrdersDeps) {
     if (body.collection_method !== method) {
       throw new ValidationError([{ loc: ['body', 'collection_method'], msg: `the lab test is collected by ${method}`, type: 'value_error' }]);
     }
+    // The lab-account rules of POST /v3/order, for an import: a PENDING account is accepted, delegation and
+    // billing are checked, and an order without a physician is signed by the service's own.
+    const around = await checkOrderSurroundings(deps.db, {
+      teamId,
+      userId: body.user_id,
+      labId: (await labOfLabTest(deps.db, labTestId))!,
+      labAccountId,
+      purpose: 'import',
+      physician: body.physician ?? null,
+      patientState: body.patient_address.state,
+      billingType: body.billing_type,
+      icdCodes: null,
+      now: new Date(),
+      network: deps.serviceNetwork,
+    });
     const [taken] = await deps.db.select({ id: orders.id }).from(orders).where(and(eq(orders.sampleId, body.sample_id))).limit(1);
     if (taken) throw badRequest(`An order with sample_id ${body.sample_id} already exists`);
     const result = await startOrder(
@@ -52,9 +70,9 @@ export function importOrderRoutes(deps: OrdersDeps) {
         sampleId: body.sample_id,
         patientDetails: body.patient_details,
         patientAddress: body.patient_address,
-        physician: body.physician ?? null,
+        physician: body.physician ?? orderPhysician(around.physician),
         billingType: body.billing_type,
-        labAccountId,
+        labAccountId: around.account.id,
       },
       { registrable: false, idempotency: null, imported: true },
     );

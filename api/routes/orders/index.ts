@@ -1,5 +1,5 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { and, eq } from 'drizzle-orm';
 import { findIdempotencyKey, findOrder, listOrders } from '../../../db/queries/orders.js';
 import { orderView, orderViews } from '../../../db/queries/order-view.js';
@@ -21,6 +21,8 @@ import { parse, parseJsonBody, parseQuery, readJson } from '../../validation.js'
 import { checkedAoeAnswers } from '../lab-tests/aoe.js';
 import { checkOrderSurroundings } from '../lab-accounts/order-checks.js';
 import { labOfLabTest } from '../../../db/queries/lab-accounts.js';
+import { servicePhysicianFor } from '../../../domain/lab-accounts/physicians.js';
+import { orderPhysician } from '../../../domain/physician.js';
 import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
 import type { OrdersDeps } from './deps.js';
 import { orderDocumentsRoutes } from './documents.js';
@@ -67,6 +69,19 @@ export function ordersRoutes(deps: OrdersDeps) {
     const teamId = c.get('teamId');
     const { method } = await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id, body.lab_account_id);
     if (method !== 'testkit') throw badRequest(`Lab test ${body.lab_test_id} is collected by ${method}, not by a testkit`);
+    // The same lab-account checks as POST /v3/order (README "Lab accounts"): the account given or resolved,
+    // delegation (no physician can be named here, so a delegated account past its grace refuses), billing.
+    const around = await checkOrderSurroundings(db, {
+      teamId,
+      userId: body.user_id,
+      labId: (await labOfLabTest(db, body.lab_test_id))!,
+      labAccountId: body.lab_account_id ?? null,
+      physician: null,
+      patientState: body.shipping_details.state,
+      billingType: 'client_bill',
+      now: new Date(),
+      network: deps.serviceNetwork,
+    });
     const result = await startOrder(
       c,
       deps,
@@ -78,16 +93,17 @@ export function ordersRoutes(deps: OrdersDeps) {
         sampleId: newSampleId(),
         shippingDetails: body.shipping_details,
         passthrough: body.passthrough ?? null,
-        labAccountId: body.lab_account_id ?? null,
-        physician: deps.servicePhysician,
+        labAccountId: around.account.id,
+        physician: orderPhysician(around.physician),
       },
       { registrable: true, idempotency: null },
     );
     return c.json(result);
   });
 
-  // A registered order for a patient, of any collection method, honouring X-Idempotency-Key.
-  app.post('/order', async (c) => {
+  // A registered order for a patient, of any collection method, honouring X-Idempotency-Key. The spec's
+  // POST /v3/order/create is the same operation (optional lab_account_id, resolved when omitted).
+  const createOrder = async (c: Context<AppEnv>) => {
     const body = await parseJsonBody(c, createOrderBody);
     const teamId = c.get('teamId');
     const idempotency = idempotencyKeyOf(c, body);
@@ -117,6 +133,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       icdCodes: body.icd_codes ?? null,
       healthInsurance: (body.health_insurance as { payor_code?: string | null } | null | undefined) ?? null,
       now: new Date(),
+      network: deps.serviceNetwork,
     });
     const pd = body.patient_details;
     const result = await startOrder(
@@ -140,7 +157,7 @@ export function ordersRoutes(deps: OrdersDeps) {
           country: body.patient_address.country,
           phone_number: body.patient_address.phone_number ?? pd.phone_number,
         },
-        physician: body.physician ?? (around.physicianSource === 'client' ? around.physician : deps.servicePhysician),
+        physician: body.physician ?? orderPhysician(around.physician),
         consents: body.consents ?? null,
         healthInsurance: body.health_insurance ?? null,
         aoeAnswers,
@@ -155,7 +172,9 @@ export function ordersRoutes(deps: OrdersDeps) {
       { registrable: false, idempotency },
     );
     return c.json(result);
-  });
+  };
+  app.post('/order', createOrder);
+  app.post('/order/create', createOrder);
 
   app.post('/order/testkit/register', async (c) => {
     const body = await parseJsonBody(c, registerTestkitBody);
@@ -175,7 +194,7 @@ export function ordersRoutes(deps: OrdersDeps) {
             userId,
             patientDetails: body.patient_details,
             patientAddress: body.patient_address,
-            physician: body.physician ?? deps.servicePhysician,
+            physician: body.physician ?? orderPhysician(servicePhysicianFor(body.patient_address.state, deps.serviceNetwork)),
             consents: body.consents ?? null,
             healthInsurance: body.health_insurance ?? null,
           },

@@ -5,28 +5,28 @@ import type { ServiceEnvironment, ServiceRegion } from '../../../domain/environm
 import { partnerAuth, type PartnerEnv } from '../../middleware/partner-auth.js';
 import { ValidationError } from '../../errors.js';
 import { parse, readJson } from '../../validation.js';
-import { forbidden, mayReport, submitReport, type Endpoint, type OrderAddress, type Report } from './report.js';
-import { failureBody, orderIdParam, resultsBody, sampleIdParam, sampleReceivedBody, shipmentBody } from './schemas.js';
+import type { PartnerReport } from '../../../workflows/lab-order/definitions.js';
+import { forbidden, mayReport, submitReport, type Endpoint, type OrderAddress } from './report.js';
+import { appointmentBody, failureBody, orderIdParam, resultsBody, sampleIdParam, sampleReceivedBody, shipmentBody } from './schemas.js';
 
 export interface PartnerDeps {
   db: Db;
   temporal: Client;
   environment: ServiceEnvironment;
   region: ServiceRegion;
-  /** How long a report waits for its workflow to record it before answering 202 anyway; default 10 s. */
-  applyWaitMs?: number;
 }
 
 type Ctx = Context<PartnerEnv>;
 
 /**
  * /partner/v1: couriers, labs and operators report shipments, sample receipt, results and failures
- * (docs/partner-api.md). Each accepted report signals the order's workflow; every answer carries
+ * (docs/partner-api.md), and appointment providers the draw's progress. Each report is an Update to the
+ * order's workflow, which accepts or refuses it (409) and records it before answering; every answer carries
  * the order id and status only, never team or patient data.
  */
 export function partnerRoutes(deps: PartnerDeps) {
   const app = new Hono<PartnerEnv>({ strict: false });
-  const reportDeps = { db: deps.db, temporal: deps.temporal, applyWaitMs: deps.applyWaitMs ?? 10_000 };
+  const reportDeps = { db: deps.db, temporal: deps.temporal };
   app.use('*', partnerAuth(deps));
 
   /** Reads the body into a report, checks the key may send it, and submits it to the order. */
@@ -34,20 +34,20 @@ export function partnerRoutes(deps: PartnerDeps) {
     const where = address(c);
     const report = await readReport(c, endpoint);
     const partner = c.get('partner');
-    if (!mayReport(partner, endpoint, report.signal === 'shipment' ? report.update.event : undefined)) throw forbidden(partner, endpoint);
+    if (!mayReport(partner, endpoint, report.kind === 'shipment' ? report.update.event : undefined)) throw forbidden(partner, endpoint);
     return c.json(await submitReport(reportDeps, c.get('log'), partner, where, report), 202);
   };
 
   const byOrder = (c: Ctx): OrderAddress => ({ orderId: parse(orderIdParam, c.req.param(), 'path').order_id });
   const bySample = (c: Ctx): OrderAddress => ({ sampleId: parse(sampleIdParam, c.req.param(), 'path').sample_id });
-  for (const endpoint of ['shipment', 'sample_received', 'results', 'failure'] as const) {
+  for (const endpoint of ['shipment', 'sample_received', 'results', 'failure', 'appointment'] as const) {
     app.post(`/orders/:order_id/${endpoint}`, handler(endpoint, byOrder));
     app.post(`/samples/:sample_id/${endpoint}`, handler(endpoint, bySample));
   }
   return app;
 }
 
-async function readReport(c: Ctx, endpoint: Endpoint): Promise<Report> {
+async function readReport(c: Ctx, endpoint: Endpoint): Promise<PartnerReport> {
   const raw = await c.req.text();
   // Only sample_received may come without a body; elsewhere an empty body is a missing one (422).
   const json = raw.trim() === '' ? (endpoint === 'sample_received' ? null : undefined) : readJson(raw);
@@ -56,7 +56,7 @@ async function readReport(c: Ctx, endpoint: Endpoint): Promise<Report> {
     case 'shipment': {
       const b = parse(shipmentBody, json, 'body');
       return {
-        signal: 'shipment',
+        kind: 'shipment',
         update: {
           event: b.event,
           courier: b.courier,
@@ -69,12 +69,12 @@ async function readReport(c: Ctx, endpoint: Endpoint): Promise<Report> {
     }
     case 'sample_received': {
       const b = parse(sampleReceivedBody, json, 'body');
-      return { signal: 'shipment', update: { event: 'delivered_to_lab', notes: b.notes, statusDetail: b.status_detail } };
+      return { kind: 'shipment', update: { event: 'delivered_to_lab', notes: b.notes, statusDetail: b.status_detail } };
     }
     case 'results': {
       const b = parse(resultsBody, json, 'body');
       return {
-        signal: 'results',
+        kind: 'results',
         results: {
           final: b.final,
           interpretation: b.interpretation,
@@ -86,8 +86,12 @@ async function readReport(c: Ctx, endpoint: Endpoint): Promise<Report> {
     case 'failure': {
       const b = parse(failureBody, json, 'body');
       return b.kind === 'sample_error'
-        ? { signal: 'sample_error', statusDetail: b.status_detail }
-        : { signal: 'shipment', update: { event: b.kind, statusDetail: b.status_detail } };
+        ? { kind: 'sample_error', statusDetail: b.status_detail }
+        : { kind: 'shipment', update: { event: b.kind, statusDetail: b.status_detail } };
+    }
+    case 'appointment': {
+      const b = parse(appointmentBody, json, 'body');
+      return { kind: 'appointment', status: b.status, notes: b.notes };
     }
   }
 }

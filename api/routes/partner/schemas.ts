@@ -93,6 +93,16 @@ export const failureBody = z.object({
   status_detail: requiredText(200),
 });
 
+/**
+ * POST …/appointment: the appointment's provider reports the draw: `in_progress` (the phlebotomist or PSC
+ * started it), `completed` (the order moves to `draw_completed`), `no_show` (the appointment is cancelled).
+ */
+export const APPOINTMENT_PROGRESS = ['in_progress', 'completed', 'no_show'] as const;
+export const appointmentBody = z.object({
+  status: z.enum(APPOINTMENT_PROGRESS),
+  notes: optionalText(2000, true),
+});
+
 /** 202 body of every accepted report: only the order id and its status, never team or patient data. */
 export const acceptedResponse = z.object({
   accepted: z.literal(true),
