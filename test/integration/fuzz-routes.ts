@@ -103,10 +103,10 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v2/user/providers/{user_id}', auth: 'team', params: { user_id: 'uuid' } },
   // orders
   { method: 'POST', path: '/v3/order/testkit', auth: 'team', body: { user_id: 'uuid', lab_test_id: 'uuid', passthrough: 'text', ...shippingKinds } },
-  {
-    method: 'POST', path: '/v3/order', auth: 'team',
-    body: { user_id: 'uuid', 'order_set.lab_test_ids': 'array', collection_method: 'enum', activate_by: 'date', clinical_notes: 'text', priority: 'bool', icd_codes: 'array', ...patientKinds },
-  },
+  ...['/v3/order', '/v3/order/create'].map((path): RouteSpec => ({
+    method: 'POST', path, auth: 'team',
+    body: { user_id: 'uuid', 'order_set.lab_test_ids': 'array', collection_method: 'enum', activate_by: 'date', clinical_notes: 'text', priority: 'bool', icd_codes: 'array', lab_account_id: 'uuid', ...patientKinds },
+  })),
   { method: 'POST', path: '/v3/order/testkit/register', auth: 'team', body: { sample_id: 'name', user_id: 'uuid', ...patientKinds } },
   { method: 'GET', path: '/v3/order/{order_id}', auth: 'team', params: { order_id: 'uuid' } },
   { method: 'GET', path: '/v3/order/{order_id}/requisition/pdf', auth: 'team', params: { order_id: 'uuid' } },
@@ -121,12 +121,13 @@ export const ROUTES: RouteSpec[] = [
   { method: 'POST', path: '/v3/order/{order_id}/cancel', auth: 'team', params: { order_id: 'uuid' } },
   { method: 'POST', path: '/v3/order/{order_id}/test', auth: 'team', params: { order_id: 'uuid' }, query: { final_status: 'name', delay: 'int' } },
   // partner API
-  ...['shipment', 'sample_received', 'results', 'failure'].flatMap((what): RouteSpec[] => {
+  ...['shipment', 'sample_received', 'results', 'failure', 'appointment'].flatMap((what): RouteSpec[] => {
     const body: Record<string, Kind> =
       what === 'shipment' ? { event: 'enum', courier: 'text', tracking_url: 'text', notes: 'text' }
         : what === 'sample_received' ? { notes: 'text', status_detail: 'text' }
           : what === 'results' ? { final: 'bool', interpretation: 'enum', results: 'array', 'results.0.name': 'name', 'results.0.result': 'name', 'results.0.min_range_value': 'int' }
-            : { kind: 'enum', status_detail: 'name' };
+            : what === 'appointment' ? { status: 'enum', notes: 'text' }
+              : { kind: 'enum', status_detail: 'name' };
     return [
       { method: 'POST', path: `/partner/v1/orders/{order_id}/${what}`, auth: 'partner', params: { order_id: 'uuid' }, body },
       { method: 'POST', path: `/partner/v1/samples/{sample_id}/${what}`, auth: 'partner', params: { sample_id: 'pathString' }, body },
@@ -169,6 +170,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v3/order/{order_id}/labels/pdf', auth: 'team', params: { order_id: 'uuid' }, query: { number_of_labels: 'int', collection_date: 'datetime' } },
   { method: 'GET', path: '/v3/order/{order_id}/abn_pdf', auth: 'team', params: { order_id: 'uuid' } },
   { method: 'GET', path: '/v3/order/{order_id}/collection_instruction_pdf', auth: 'team', params: { order_id: 'uuid' } },
+  { method: 'GET', path: '/v3/lab_test/{lab_test_id}/collection_instruction_pdf', auth: 'team', params: { lab_test_id: 'uuid' } },
   { method: 'GET', path: '/v3/order_transaction/{transaction_id}', auth: 'team', params: { transaction_id: 'uuid' } },
   {
     method: 'POST', path: '/v3/order/import', auth: 'team',
@@ -364,13 +366,14 @@ export function baseRequest(route: RouteSpec, f: Fixture): { params: Record<stri
     p === '/v2/user' ? { client_user_id: `fuzz-${crypto.randomUUID()}` }
       : p === '/v2/user/{user_id}' ? { fallback_time_zone: 'Europe/Berlin' }
         : p === '/v3/order/testkit' ? { user_id: f.userId, lab_test_id: f.labTestId, shipping_details: shipping }
-          : p === '/v3/order' ? { user_id: f.userId, order_set: { lab_test_ids: [f.labTestId] }, collection_method: 'testkit', ...patient }
+          : p === '/v3/order' || p === '/v3/order/create' ? { user_id: f.userId, order_set: { lab_test_ids: [f.labTestId] }, collection_method: 'testkit', ...patient }
             : p === '/v3/order/import' ? { user_id: f.userId, billing_type: 'client_bill', order_set: { lab_test_ids: [f.labTestId] }, collection_method: 'testkit', sample_id: 'FUZZ-IMPORT-1', ...patient }
               : p === '/v3/order/testkit/register' ? { sample_id: 'FUZZ-0001', ...patient }
                 : p.endsWith('/shipment') ? { event: 'transit_customer' }
                   : p.endsWith('/sample_received') ? { notes: 'ok' }
                     : p.endsWith('/results') ? { final: true, interpretation: 'normal', results: [{ name: 'HbA1c', result: '5.1', type: 'numeric' }] }
                       : p.endsWith('/failure') ? { kind: 'lost', status_detail: 'gone' }
+                      : p.endsWith('/appointment') && p.startsWith('/partner') ? { status: 'in_progress' }
                         : p === '/v2/webhooks/endpoints' ? { url: 'http://127.0.0.1:9/hook', event_types: [], description: 'fuzz' }
                           : p === '/v2/webhooks/endpoints/{id}' ? { description: 'fuzz' }
                             : p === '/v2/webhooks/endpoints/{id}/recover' ? { since: new Date(Date.now() - 3_600_000).toISOString() }

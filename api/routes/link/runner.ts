@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { LinkOutcome } from '../../../domain/link/outcomes.js';
 import {
   connectionWorkflowId,
@@ -20,5 +20,14 @@ export async function runLinkAttempt(temporal: Client, input: ConnectionInput): 
     workflowIdConflictPolicy: 'TERMINATE_EXISTING',
     workflowExecutionTimeout: '1 day',
   });
-  return handle.executeUpdate(linkOutcomeUpdate);
+  try {
+    return await handle.executeUpdate(linkOutcomeUpdate);
+  } catch (err) {
+    // A newer attempt for the same (user, provider) replaced this one's workflow while it waited: this
+    // attempt ends as a provider error; the newer one carries on.
+    if (err instanceof WorkflowNotFoundError || err instanceof WorkflowFailedError || (err instanceof WorkflowUpdateFailedError && /terminat|complet/i.test(err.cause?.message ?? err.message))) {
+      return { state: 'error', errorType: 'provider_api_error', error: 'A newer link attempt for this provider replaced this one; use its answer.' };
+    }
+    throw err;
+  }
 }

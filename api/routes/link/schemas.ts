@@ -42,8 +42,8 @@ export const emailProviderParam = z.object({ provider: z.enum(EMAIL_PROVIDERS) }
 export const manualProviderParam = z.object({ provider: z.enum(MANUAL_PROVIDERS) });
 
 export const passwordBody = z.object({
-  username: z.string().min(1).max(512),
-  password: z.string().min(1).max(1024),
+  username: z.string().max(512).refine((v) => v.trim().length > 0, { abort: true, message: 'username must not be empty' }),
+  password: z.string().max(1024).refine((v) => v.trim().length > 0, { abort: true, message: 'password must not be empty' }),
   region: optional(z.enum(REGIONS)),
 });
 export const mfaBody = z.object({ mfa_code: z.string().trim().min(1).max(32) });

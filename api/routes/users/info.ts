@@ -3,11 +3,10 @@ import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
 import { findUserInfo, upsertUserInfo } from '../../../db/queries/user-info.js';
 import { findUser } from '../../../db/queries/users.js';
-import { isRealDate } from '../../../domain/users.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
 import type { AppEnv } from '../../env.js';
 import { notFound } from '../../errors.js';
-import { parse, parseJsonBody } from '../../validation.js';
+import { birthDate, parse, parseJsonBody } from '../../validation.js';
 import { userIdParam } from './schemas.js';
 
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => (v === null ? undefined : v));
@@ -30,7 +29,7 @@ export const userInfoBody = z.object({
   email: z.email().max(320),
   phone_number: phone,
   gender: text(50),
-  dob: z.string().refine(isRealDate, 'must be a real calendar date written YYYY-mm-dd'),
+  dob: birthDate(),
   address,
   medical_proxy: optional(
     z.object({
