@@ -30,6 +30,7 @@ import { shipmentPatch, type ShipmentRecord } from './shipment.js';
 import {
   CORRECTION_WINDOW,
   CREATE_IN_ONE_STEP,
+  REDRAW_MISSING_MARKERS,
   RESERVED_APPOINTMENTS,
   SEARCH_ATTRIBUTES_SET,
   SIMULATION_BOOKS_APPOINTMENTS,
@@ -67,6 +68,8 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   let reservationsExpire: boolean | null = null;
   /** Set once the order exists: its status changes are then upserted as search attributes. */
   let searchable = false;
+  /** Result slugs the last final results lacked (what a redraw draws again). */
+  let missingSlugs: string[] = [];
 
   const submit = async (job: Job) => {
     queue.push(job);
@@ -216,6 +219,7 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
         }
       }
       if (job.results) await steps().storeResults({ orderId: input.orderId, results: job.results });
+      if (job.results?.final) missingSlugs = (job.results.missingResults ?? []).map((m) => m.slug);
       if (job.shipment) shipment = shipmentPatch(shipment, job.shipment, uuid4(), new Date(workflowNow()).toISOString());
       for (const [i, low] of decision.steps.entries()) {
         await record(low, job.statusDetail ?? null, i === 0 ? { registration: job.registration ?? null, shipment, results: job.results ?? null } : {});
@@ -346,7 +350,7 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   }
 
   // An initial walk-in order with markers missing gets its redraw, in the same order transaction.
-  if (state.low === 'redraw_available' && input.record.transactionId) await startRedraw(input);
+  if (state.low === 'redraw_available' && input.record.transactionId) await startRedraw(input, patched(REDRAW_MISSING_MARKERS) ? missingSlugs : null);
 
   // A completed order still takes corrected results for a while.
   if (lc.takesCorrections(state) && deadlines.correctionWindowSeconds > 0 && patched(CORRECTION_WINDOW)) {
