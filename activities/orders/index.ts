@@ -139,7 +139,9 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
         .leftJoin(loincCodes, eq(loincCodes.id, markerResults.loincId))
         .where(eq(labTestMarkers.labTestId, order.labTestId))
         .orderBy(markers.id, markerResults.id);
-      const simulated = simulateResults(input.orderId, expected, {
+      // a redraw reports only the markers it draws again
+      const drawn = order.redrawMarkerSlugs?.length ? expected.filter((e) => order.redrawMarkerSlugs!.includes(e.slug)) : expected;
+      const simulated = simulateResults(input.orderId, drawn, {
         interpretation: input.request.interpretation,
         resultTypes: input.request.resultTypes,
         hasMissingResults: input.request.hasMissingResults,

@@ -67,6 +67,8 @@ export const orders = pgTable(
       .references(() => orderTransactions.id, { onDelete: 'cascade' }),
     /** The order a redraw or recreation was made from. */
     parentId: uuid('parent_id'),
+    /** A redraw order draws only the markers its initial order missed (their result slugs); null: the whole lab test. */
+    redrawMarkerSlugs: text('redraw_marker_slugs').array(),
     /** Id of the method-specific details record (`details.data.id`). */
     detailsId: uuid('details_id').notNull(),
     shipment: jsonb('shipment').$type<ShipmentData>(),

@@ -255,6 +255,11 @@ describe('order transactions and redraws', () => {
     // at most one redraw: the redraw completes even with markers still missing
     await http(stack, 'POST', `/v3/order/${redraw.id}/test?final_status=completed.walk_in_test.completed&delay=0`, { apiKey: t.apiKey, body: { has_missing_results: true } });
     await reaching(t.client, redraw.id, 'completed.walk_in_test.completed');
+    // the redraw drew only what the initial order missed: its results are those markers, no others
+    const missed = (await http(stack, 'GET', `/v3/order/${order.id}/result`, { apiKey: t.apiKey })).json.missing_results as { slug: string }[];
+    expect(missed.length).toBeGreaterThan(0);
+    const redrawn = (await http(stack, 'GET', `/v3/order/${redraw.id}/result`, { apiKey: t.apiKey })).json.results as { slug: string }[];
+    expect(redrawn.map((r) => r.slug).sort()).toEqual(missed.map((m) => m.slug).sort());
     const done = await http(stack, 'GET', `/v3/order_transaction/${initial.id}`, { apiKey: t.apiKey });
     expect(done.json).toMatchObject({ id: initial.id, status: 'completed' });
   });

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Vital } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerKey, type PartnerKind } from '../../db/queries/partners.js';
+import { labOrderWorkflowId } from '../../workflows/lab-order/definitions.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
+import { recordHistory } from '../support/histories.js';
 import { eventually, http, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';
 
 /**
@@ -76,6 +78,7 @@ describe('partner API: appointment progress as Updates on the order workflow', (
     // the order has moved on: another completion is refused and records nothing
     expect((await report(t.lab, t.orderId, { status: 'completed' })).status).toBe(409);
     expect(await statuses(t)).toHaveLength(5);
+    await recordHistory('lab-order-phlebotomy-partner-draw', stack.temporal.workflow.getHandle(labOrderWorkflowId(t.orderId)));
   });
 
   it('no_show cancels the appointment with its reason and the order shows appointment_cancelled', async () => {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Vital } from '@tryvital/vital-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { labOrderWorkflowId } from '../../workflows/lab-order/definitions.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
+import { recordHistory } from '../support/histories.js';
 import { eventually, http, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';
 import { Receivers, createEndpoint } from '../support/webhooks.js';
 
@@ -64,6 +66,7 @@ describe('reserved appointments', () => {
     ]);
     // released, the order may book again
     expect((await t.client.labTests.getOrder(t.orderId)).status).toBe('received');
+    await recordHistory('lab-order-phlebotomy-reserved-released', stack.temporal.workflow.getHandle(labOrderWorkflowId(t.orderId)));
   });
 
   it('are confirmed with the requisition: three order events and the appointment confirmed', async () => {
@@ -76,5 +79,20 @@ describe('reserved appointments', () => {
     const appointment = await t.client.labTests.getPhlebotomyAppointment(t.orderId);
     expect(appointment.status).toBe('confirmed');
     expect(appointment.events.map((e) => e.status)).toEqual(['reserved', 'scheduled']);
+    await recordHistory('lab-order-phlebotomy-reserved-confirmed', stack.temporal.workflow.getHandle(labOrderWorkflowId(t.orderId)));
+  });
+
+  it('a simulated phlebotomy order books a sandbox appointment on its way (the simulation path)', async () => {
+    const team = await newTeam(stack);
+    const client = sdkFor(stack, team.apiKey);
+    const { userId } = await client.user.create({ clientUserId: `sim-${randomUUID()}` });
+    const { labTestId } = await testkitLabTest(stack.db.db, team.teamId, 'at_home_phlebotomy');
+    const { order } = await client.labTests.createOrder({ userId, orderSet: { labTestIds: [labTestId] }, patientDetails, patientAddress: phoenix } as Vital.CreateOrderRequestCompatible);
+    const sim = await http(stack, 'POST', `/v3/order/${order.id}/test`, { apiKey: team.apiKey });
+    expect(sim.status, sim.text).toBe(200);
+    await eventually(async () => ((await statuses(client, order.id)).at(-1) === 'completed' ? true : null), 20_000);
+    expect(await statuses(client, order.id)).toEqual(['ordered', 'requisition_created', 'appointment_pending', 'appointment_scheduled', 'draw_completed', 'completed']);
+    expect((await client.labTests.getPhlebotomyAppointment(order.id)).status).toBe('confirmed');
+    await recordHistory('lab-order-phlebotomy-simulated-booking', stack.temporal.workflow.getHandle(labOrderWorkflowId(order.id)));
   });
 });

@@ -32,6 +32,12 @@ describe('workflow replay', () => {
         'lab-order-phlebotomy-completed',
         'lab-order-walk-in-redraw-available',
         'lab-order-on-site-poison-results',
+        // appointments: a simulated order booking its sandbox appointment, reserved ones confirmed and
+        // released, and the draw reported by the provider through the partner API (Updates)
+        'lab-order-phlebotomy-simulated-booking',
+        'lab-order-phlebotomy-reserved-confirmed',
+        'lab-order-phlebotomy-reserved-released',
+        'lab-order-phlebotomy-partner-draw',
         // lab report parsing jobs: a PDF parsed straight through, and one approved by a reviewer
         'lab-report-job-pdf-completed',
         'lab-report-job-reviewed',

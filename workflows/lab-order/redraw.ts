@@ -14,9 +14,10 @@ function sampleIdFrom(seed: string): string {
 /**
  * The redraw of an initial walk-in order that ended `redraw_available` (BEHAVIOUR §1 Redraws): a new order
  * (`origin: redraw`, `parent_id` the initial order) in the same order_transaction, with its own workflow
- * that outlives this one. A redraw never offers another redraw (at most one). Returns the redraw's id.
+ * that outlives this one, for the markers the initial order missed. A redraw never offers another redraw
+ * (at most one). Returns the redraw's id.
  */
-export async function startRedraw(input: LabOrderInput): Promise<string> {
+export async function startRedraw(input: LabOrderInput, missingSlugs: string[] | null): Promise<string> {
   const redrawId = uuid4();
   const workflowId = labOrderWorkflowId(redrawId);
   const child: LabOrderInput = {
@@ -35,6 +36,8 @@ export async function startRedraw(input: LabOrderInput): Promise<string> {
       origin: 'redraw',
       parentId: input.orderId,
       activateBy: null,
+      // the markers the initial order missed (BEHAVIOUR §1 Redraws); null in histories from before
+      ...(missingSlugs && missingSlugs.length > 0 ? { redrawMarkerSlugs: missingSlugs } : {}),
     },
   };
   await startChild(labOrderWorkflowType, {

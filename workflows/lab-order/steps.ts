@@ -38,6 +38,8 @@ export function poisonOf(err: unknown): ApplicationFailure | null {
 
 /** Simulated draw orders book a real sandbox appointment on their way (histories from before walk without one). */
 export const SIMULATION_BOOKS_APPOINTMENTS = 'order-simulation-books-appointments';
+/** A redraw draws only the markers its initial order missed (older histories: the whole lab test). */
+export const REDRAW_MISSING_MARKERS = 'order-redraw-missing-markers-only';
 /** Orders carry the service's search attributes (team, status, method, user); older histories set none. */
 export const SEARCH_ATTRIBUTES_SET = 'order-search-attributes';
 /** Reserved appointments are confirmed with the requisition, and cancelled when it does not come in time (older histories: neither). */

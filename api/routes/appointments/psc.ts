@@ -6,7 +6,7 @@ import type { AppEnv } from '../../env.js';
 import { badRequest, notFound } from '../../errors.js';
 import { parse, parseJsonBody } from '../../validation.js';
 import type { OrdersDeps } from '../orders/deps.js';
-import { changeAppointment, getAppointment } from './index.js';
+import { changeAppointment, getAppointment } from './change.js';
 import { bookingBody, pscAvailabilityQuery, pscCancelBody } from './schemas.js';
 
 const locationOf = (site: PscSite, distance?: number) => ({

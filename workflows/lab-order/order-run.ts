@@ -1,0 +1,197 @@
+import { ApplicationFailure, condition, log, patched, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { PHLEBOTOMY_CANCELLATION_REASONS } from '../../domain/appointments/reasons.js';
+import type { DrawState } from '../../domain/orders/draw-lifecycle.js';
+import { DEFAULT_DEADLINES, type Lifecycle, type OrderCommand, type OrderDeadlines } from '../../domain/orders/lifecycle.js';
+import type { LowLevelStatus } from '../../domain/orders/status.js';
+import type { TestkitState } from '../../domain/orders/testkit-lifecycle.js';
+import { searchAttributePairs } from '../shared/search-attributes.js';
+import { workflowNow } from '../shared/time.js';
+import type { AppointmentChange, LabOrderInput, SimulationRequest } from './definitions.js';
+import { type Job, type Outcome, isTestkitState } from './jobs.js';
+import { reservationExpiry } from './reservation.js';
+import { shipmentPatch, type ShipmentRecord } from './shipment.js';
+import { RESERVED_APPOINTMENTS, SIMULATION_BOOKS_APPOINTMENTS, STEPS_AS_LOCAL_ACTIVITIES, acts, localActs, poisonOf, providerRefusal, refused } from './steps.js';
+
+type TransitionPatch = Parameters<typeof acts.recordTransition>[0]['patch'];
+
+/**
+ * One order's running state and its steps: the lifecycle decides each job, and every resulting status is
+ * recorded through an idempotent activity (event, order row and outgoing webhook event in one
+ * transaction). A step that fails for good (bad data) stops the order visibly (`do_not_process`,
+ * status_detail `processing_error`) instead of retrying for ever. Handlers (handlers.ts) and the main
+ * loop (run.ts) work through it.
+ */
+export class OrderRun<S extends TestkitState | DrawState> {
+  readonly deadlines: OrderDeadlines;
+  state: S;
+  events = 0;
+  created = false;
+  creationError: string | null = null;
+  /** Set by the simulate handler; a new request bumps the version, which wakes the main loop. */
+  simulation: SimulationRequest | null = null;
+  simulationVersion = 0;
+  readonly queue: Job[] = [];
+  /** Set once the order exists: its status changes are then upserted as search attributes. */
+  searchable = false;
+  /** Result slugs the last final results lacked (what a redraw draws again). */
+  missingSlugs: string[] = [];
+  private shipment: ShipmentRecord | null = null;
+  private legStartedAt = 0;
+  private readonly activationAt: number;
+  private readonly placedAt = workflowNow();
+  private appointmentStartAt: number | null = null;
+  private reservationsExpire: boolean | null = null;
+  private stepActs: typeof acts | null = null;
+
+  constructor(readonly input: LabOrderInput, readonly lc: Lifecycle<S>, initial: S) {
+    this.deadlines = { ...DEFAULT_DEADLINES, ...input.deadlines };
+    this.state = initial;
+    this.activationAt = input.activateBy ? Date.parse(`${input.activateBy}T00:00:00Z`) : 0;
+  }
+
+  /** Activities for order steps: local ones for orders started on this code, regular ones on replay of older histories. */
+  steps(): typeof acts {
+    return (this.stepActs ??= patched(STEPS_AS_LOCAL_ACTIVITIES) ? localActs : acts);
+  }
+
+  /** Queues a caller's job and waits for its outcome; a refusal is thrown to the caller. */
+  async submit(job: Job): Promise<{ low: LowLevelStatus }> {
+    this.queue.push(job);
+    await condition(() => job.outcome !== undefined);
+    const outcome = job.outcome!;
+    if (!outcome.ok) throw refused(outcome.reason);
+    return { low: outcome.low };
+  }
+
+  refuseUnless(cmd: OrderCommand): void {
+    const d = this.lc.decide(this.state, cmd);
+    if (!d.ok) throw refused(d.reason);
+  }
+
+  async record(low: LowLevelStatus, statusDetail: string | null, patch: TransitionPatch): Promise<void> {
+    const eventId = this.events + 1;
+    await this.steps().recordTransition({
+      teamId: this.input.teamId,
+      orderId: this.input.orderId,
+      method: this.input.method,
+      eventId,
+      low,
+      statusDetail,
+      outboxEventId: uuid4(),
+      patch,
+    });
+    this.events = eventId;
+    if (this.searchable) upsertSearchAttributes(searchAttributePairs({ status: low }));
+  }
+
+  /** A step failed for good: the order ends `do_not_process` (processing_error), recorded without the data that failed. */
+  private async stopOnPoison(poison: ApplicationFailure): Promise<Outcome> {
+    const reason = `the order could not be processed: ${poison.message}`;
+    log.warn('order step failed for good', { orderId: this.input.orderId, type: poison.type, message: poison.message });
+    const d = this.lc.decide(this.state, { kind: 'processing_error' });
+    if (!d.ok) return { ok: false, reason }; // a finished order (a refused correction) stays as it is
+    try {
+      for (const low of d.steps) await this.record(low, 'processing_error', {});
+    } catch (err) {
+      const again = poisonOf(err);
+      if (!again) throw err;
+      throw ApplicationFailure.nonRetryable(`order ${this.input.orderId} cannot be recorded: ${again.message}`, 'OrderUnrecordable');
+    }
+    this.state = d.next;
+    return { ok: false, reason };
+  }
+
+  async apply(job: Job): Promise<Outcome> {
+    const { input, lc } = this;
+    const decision = lc.decide(this.state, job.cmd);
+    if (!decision.ok) return decision;
+    try {
+      if (job.appointment || decision.effects?.includes('cancel_appointment')) {
+        const change: AppointmentChange = job.appointment ?? {
+          action: 'cancel',
+          type: 'phlebotomy',
+          reasonId: PHLEBOTOMY_CANCELLATION_REASONS[1].id,
+          notes: 'the order was cancelled',
+        };
+        try {
+          const done = await this.steps().changeAppointment({ changeId: uuid4(), teamId: input.teamId, orderId: input.orderId, beforeRequisition: this.state.low === 'ordered', change });
+          job.appointmentId = done.appointmentId;
+          this.appointmentStartAt = done.startAt ? Date.parse(done.startAt) : null;
+        } catch (err) {
+          const reason = providerRefusal(err);
+          if (!reason) throw err;
+          // the provider refused: the order is unchanged, unless the change is the order's own (a release)
+          if (job.appointment && !job.ownChange) return { ok: false, reason };
+        }
+      }
+      if (job.results) await this.steps().storeResults({ orderId: input.orderId, results: job.results });
+      if (job.results?.final) this.missingSlugs = (job.results.missingResults ?? []).map((m) => m.slug);
+      if (job.shipment) this.shipment = shipmentPatch(this.shipment, job.shipment, uuid4(), new Date(workflowNow()).toISOString());
+      for (const [i, low] of decision.steps.entries()) {
+        await this.record(low, job.statusDetail ?? null, i === 0 ? { registration: job.registration ?? null, shipment: this.shipment, results: job.results ?? null } : {});
+      }
+    } catch (err) {
+      const poison = poisonOf(err);
+      if (!poison) throw err;
+      return this.stopOnPoison(poison);
+    }
+    const legChanged = lc.leg(decision.next) !== lc.leg(this.state);
+    const s = this.state;
+    const confirmsReservation = job.cmd.kind === 'activate' && !isTestkitState(s) && s.reserved && s.appointment === 'scheduled';
+    this.state = decision.next;
+    if (confirmsReservation && patched(RESERVED_APPOINTMENTS)) await this.confirmReservation();
+    if (legChanged) this.legStartedAt = workflowNow();
+    return { ok: true, low: this.state.low };
+  }
+
+  /** The requisition exists: the reserved appointment becomes `confirmed` (labtest.appointment.updated). */
+  private async confirmReservation(): Promise<void> {
+    try {
+      await this.steps().changeAppointment({ changeId: uuid4(), teamId: this.input.teamId, orderId: this.input.orderId, beforeRequisition: false, change: { action: 'confirm' } });
+    } catch (err) {
+      const reason = providerRefusal(err);
+      if (!reason) throw err;
+      log.warn('reserved appointment not confirmed', { orderId: this.input.orderId, reason });
+    }
+  }
+
+  /** When the held (reserved) appointment is released, or null (none held, or a history from before). */
+  reservationDeadline(): number | null {
+    const s = this.state;
+    if (isTestkitState(s)) return null;
+    const at = reservationExpiry(s, this.placedAt, this.deadlines.reservationHoldSeconds, this.appointmentStartAt);
+    if (at === null) return null;
+    this.reservationsExpire ??= patched(RESERVED_APPOINTMENTS);
+    return this.reservationsExpire ? at : null;
+  }
+
+  /** Milliseconds until the lifecycle's next timed step, or undefined for none. */
+  untilDeadline(): number | undefined {
+    const d = this.lc.deadline(this.state, this.deadlines);
+    if (!d) return undefined;
+    return Math.max(0, (d.from === 'activation' ? this.activationAt : this.legStartedAt) + d.seconds * 1000 - workflowNow());
+  }
+
+  /** A simulation step as the real outside party would send it (a courier's tracking, a lab's results). */
+  async simulatedJob(cmd: OrderCommand, request: SimulationRequest): Promise<Job> {
+    const { input } = this;
+    const job: Job = { cmd };
+    if (cmd.kind === 'results') {
+      try {
+        job.results = await this.steps().simulatedResults({ orderId: input.orderId, final: cmd.final, request });
+      } catch (err) {
+        if (!poisonOf(err)) throw err;
+        return { cmd: { kind: 'processing_error' }, statusDetail: 'processing_error' };
+      }
+    }
+    if (cmd.kind === 'appointment' && cmd.event === 'scheduled' && patched(SIMULATION_BOOKS_APPOINTMENTS)) {
+      const type = input.method === 'walk_in_test' ? 'patient_service_center' : 'phlebotomy';
+      const bookingKey = await this.steps().sandboxBookingKey({ orderId: input.orderId, type });
+      const s = this.state;
+      const action = !isTestkitState(s) && s.appointment === 'scheduled' ? 'reschedule' : 'book';
+      if (bookingKey) job.appointment = { action, type, bookingKey, notes: 'sandbox simulation', accessNotes: null };
+    }
+    if (cmd.kind === 'shipment') job.shipment = { event: cmd.event, courier: 'usps', trackingNumber: `SIM${input.orderId.slice(0, 8).toUpperCase()}` };
+    return job;
+  }
+}
