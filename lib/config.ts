@@ -63,10 +63,13 @@ export const configSchema = z.object({
   /** Requests per second per client address on routes without an API key (signed document links); 0 = off. */
   RATE_LIMIT_IP_PER_SECOND: z.coerce.number().min(0).max(100_000).default(20),
   RATE_LIMIT_IP_BURST: z.coerce.number().int().min(1).max(1_000_000).default(60),
-  /** Start the `ingestionWorkflow` child when a connection becomes active (needs the wearable ingestion workflows). */
+  /**
+   * Start the `ingestionWorkflow` child when a connection becomes active (backfill, then periodic pulls);
+   * `false` links connections without pulling their data.
+   */
   WEARABLE_INGESTION_ENABLED: z
     .enum(['true', 'false', '1', '0'])
-    .default('false')
+    .default('true')
     .transform((v) => v === 'true' || v === '1'),
   /** Ports used only when `npm run dev` starts its own Postgres / Temporal. */
   EMBEDDED_POSTGRES_PORT: port(54329),

@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { DayData, DayRequest, SampleRecord, SummaryRecord, WearableAdapter } from './adapter.js';
+import { ALL_PROVIDERS } from '../link/catalog.js';
 import { addDays, localMidnight, offsetSeconds } from './time.js';
 
 /**
@@ -42,6 +43,17 @@ const PROVIDERS: Record<string, Profile> = {
   oura: { sourceType: 'ring', heartRate: true, activity: true, glucose: false },
   freestyle_libre: { sourceType: 'automatic', heartRate: false, activity: false, glucose: true },
 };
+/** Continuous glucose monitors: glucose only. */
+const GLUCOSE_PROVIDERS = new Set(['freestyle_libre', 'freestyle_libre_ble', 'abbott_libreview', 'dexcom', 'dexcom_v3']);
+/** Every other linkable provider (password, OAuth, e-mail) produces the generic wearable day in the sandbox. */
+const GENERIC: Profile = { sourceType: 'app', heartRate: true, activity: true, glucose: false };
+const GLUCOSE: Profile = { sourceType: 'automatic', heartRate: false, activity: false, glucose: true };
+
+function profileOf(provider: string): Profile | null {
+  if (PROVIDERS[provider]) return PROVIDERS[provider];
+  if (!(ALL_PROVIDERS as readonly string[]).includes(provider)) return null;
+  return GLUCOSE_PROVIDERS.has(provider) ? GLUCOSE : GENERIC;
+}
 export const SANDBOX_PROVIDERS = Object.keys(PROVIDERS);
 
 /** A night that ends on the morning of `day` (local): bedtime 22:30–23:50 the evening before, 7–8.5 h. */
@@ -253,8 +265,9 @@ function workoutSummary(req: DayRequest, p: Profile, w: NonNullable<ReturnType<t
   };
 }
 
+/** Sandbox data for any provider a connection can link (null for an unknown slug). */
 export function sandboxAdapter(provider: string): WearableAdapter | null {
-  const profile = PROVIDERS[provider];
+  const profile = profileOf(provider);
   if (!profile) return null;
-  return { provider, historyLimitDays: provider === 'freestyle_libre' ? 90 : 365, fetchDay: (req) => generate(req, profile) };
+  return { provider, historyLimitDays: GLUCOSE_PROVIDERS.has(provider) ? 90 : 365, fetchDay: (req) => generate(req, profile) };
 }

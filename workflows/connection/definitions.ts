@@ -50,5 +50,8 @@ export const DEFAULT_MFA_DEADLINE_SECONDS = 600;
 /** Wrong codes accepted before the challenge is given up. */
 export const MAX_MFA_ATTEMPTS = 5;
 
-/** Sent to `ingestion-<connection_id>` by `POST /v2/user/refresh/{user_id}`: pull new data now. */
-export const ingestionRefreshSignal = 'refresh';
+/**
+ * Sent to `ingestion-<connection_id>` by `POST /v2/user/refresh/{user_id}`: pull new data now. The same
+ * signal the ingestion workflow handles (one definition: its name once differed, and refresh did nothing).
+ */
+export { pullNowSignal as ingestionRefreshSignal } from '../ingestion/definitions.js';
