@@ -16,19 +16,11 @@ import autocannon from 'autocannon';
 import { createDb } from '../db/client.js';
 import { createTeam } from '../db/queries/teams.js';
 import { insertUser } from '../db/queries/users.js';
-import { benchLog, cleanupStack, processCpuMs, scratchServices, spawnService } from './support.js';
+import { benchLog, cleanupStack, positiveInt, processCpuMs, scratchServices, spawnService } from './support.js';
 
 const TARGET = 0.8;
 const log = benchLog('bench:api');
 const cleanups = cleanupStack();
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
 
 interface Figures {
   rps: number;

@@ -23,20 +23,12 @@ import { insertUser } from '../db/queries/users.js';
 import { specFor, type RouteSpec } from '../test/integration/fuzz-routes.js';
 import { exchange, fuzzRequests, pool, prepareFuzzWorld, send, type FuzzRequest, type Outcome } from '../test/support/fuzz-cases.js';
 import { servedRoutes } from '../test/support/fuzz-served-routes.js';
-import { benchLog, cleanupStack, percentile, scratchServices, spawnService } from './support.js';
+import { benchLog, cleanupStack, percentile, positiveInt, scratchServices, spawnService } from './support.js';
 
 const TARGET_MS = 1000;
 const SEED = 20_261_123;
 const log = benchLog('bench:fuzz');
 const cleanups = cleanupStack();
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
 
 /** `/v3/order/{order_id}/psc/...` → `/v3/order`; `/dashboard/...` → `/dashboard`; families by name. */
 function classOf(route: RouteSpec): string {

@@ -24,6 +24,15 @@ export async function freePort(): Promise<number> {
 }
 
 /** p-th percentile of an ascending array. */
+/** A positive integer setting from the environment (e.g. BENCH_ROUNDS), or the fallback when unset. */
+export function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Runs `fn(0…count-1)` with at most `concurrency` in flight; results in index order. */
