@@ -69,7 +69,11 @@ describe('wearable data through the SDK', () => {
     }
 
     // Verified daily.data events: samples at $.data.data with source_id; summaries at $.data.
-    const daily = r.accepted.filter((x) => x.json.event_type === 'daily.data.heartrate.created');
+    // Deliveries carry no order: the historical.data events may arrive before the daily ones.
+    const daily = await eventually(async () => {
+      const got = r.accepted.filter((x) => x.json.event_type === 'daily.data.heartrate.created');
+      return got.length > 0 ? got : null;
+    }, 60_000, 250);
     expect(daily.length).toBeGreaterThan(0);
     for (const d of daily.slice(0, 3)) {
       new StandardWebhook(ep.secret).verify(d.body, {
@@ -81,7 +85,7 @@ describe('wearable data through the SDK', () => {
       expect(d.json.data.source_id).toBe(2);
       expect((d.json.data.data as unknown[]).length).toBeGreaterThan(0);
     }
-    expect(r.accepted.some((x) => x.json.event_type === 'daily.data.activity.created' && x.json.data.id)).toBe(true);
+    expect(await eventually(async () => r.accepted.some((x) => x.json.event_type === 'daily.data.activity.created' && x.json.data.id), 60_000, 250)).toBe(true);
 
     // A pull re-sends yesterday and today: no duplicate sample, `.updated` events.
     const before = await sampleCount(userId, 'heartrate');
