@@ -111,7 +111,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
 
   // Link widget calls (link token, no API key): before the team-key middleware; each route checks its token.
   const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
-  const startIngestion = config.WEARABLE_INGESTION_ENABLED ?? true;
+  const startIngestion = config.WEARABLE_INGESTION_ENABLED ?? false;
   const publicUrl = publicBaseUrl(config);
   app.route('/v2', linkTokenRoutes({ db: db.db, temporal, secretBox, startIngestion, publicUrl }));
   app.route('/link/oauth/sandbox', oauthSandboxRoutes({ db: db.db, temporal, startIngestion }));

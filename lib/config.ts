@@ -64,12 +64,13 @@ export const configSchema = z.object({
   RATE_LIMIT_IP_PER_SECOND: z.coerce.number().min(0).max(100_000).default(20),
   RATE_LIMIT_IP_BURST: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /**
-   * Start the `ingestionWorkflow` child when a connection becomes active (backfill, then periodic pulls);
-   * `false` links connections without pulling their data.
+   * Start the `ingestionWorkflow` child when a connection becomes active (backfill, then periodic pulls).
+   * Off by default: a sandbox backfill writes up to a year of minute data per connection, which swamped
+   * the worker of a full test run (webhook deliveries starved); see the README.
    */
   WEARABLE_INGESTION_ENABLED: z
     .enum(['true', 'false', '1', '0'])
-    .default('true')
+    .default('false')
     .transform((v) => v === 'true' || v === '1'),
   /** Ports used only when `npm run dev` starts its own Postgres / Temporal. */
   EMBEDDED_POSTGRES_PORT: port(54329),

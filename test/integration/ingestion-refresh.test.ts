@@ -6,12 +6,12 @@ import { ingestionWorkflowId } from '../../workflows/connection/definitions.js';
 import { eventually, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';
 
 /**
- * Ingestion is on by default: a connection backfills and then pulls on its own; `user.refresh` reaches the
+ * With ingestion on (WEARABLE_INGESTION_ENABLED): a connection backfills and then pulls on its own; `user.refresh` reaches the
  * ingestion workflow (one signal definition for both sides) and a deregistered connection stops it.
  */
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ WEARABLE_INGESTION_ENABLED: 'true' });
 });
 afterAll(async () => {
   await stack?.close();
@@ -23,7 +23,7 @@ async function plans(workflowId: string): Promise<number> {
   return (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'planIngestion').length;
 }
 
-describe('wearable ingestion, on by default', () => {
+describe('wearable ingestion', () => {
   it('a demo connection backfills; refresh pulls at once; deregistering stops the workflow', async () => {
     const team = await newTeam(stack);
     const client = sdkFor(stack, team.apiKey);
