@@ -60,7 +60,7 @@ export interface AppDeps {
     Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'URL_SIGNING_SECRET' | 'PUBLIC_URL' | 'PORT' | 'DATA_DIR' | 'PARSER_REVIEW_DEADLINE_SECONDS'>> &
     Partial<Pick<Config, 'SERVICE_PHYSICIAN_FIRST_NAME' | 'SERVICE_PHYSICIAN_LAST_NAME' | 'SERVICE_PHYSICIAN_NPI'>> &
     RateLimitSettings &
-    Partial<Pick<Config, 'WEARABLE_INGESTION_ENABLED'>>;
+    Partial<Pick<Config, 'WEARABLE_INGESTION_ENABLED' | 'DASHBOARD_CODEC_ORIGINS'>>;
   /** Where uploaded lab reports are kept (default: files under $DATA_DIR/blobs). */
   blobs?: BlobStore;
   /** Tests lower the sandbox limit of lab report parsing jobs per team (default 300). */
@@ -96,7 +96,15 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   const blobStore = blobs ?? blobStoreFor(config.DATA_DIR ?? '.data');
   app.route(
     '/dashboard',
-    dashboardRoutes({ db: db.db, temporal, blobs: blobStore, environment: config.SERVICE_ENVIRONMENT, publicUrl: config.PUBLIC_URL }),
+    dashboardRoutes({
+      db: db.db,
+      temporal,
+      blobs: blobStore,
+      environment: config.SERVICE_ENVIRONMENT,
+      region: config.SERVICE_REGION,
+      publicUrl: config.PUBLIC_URL,
+      codecCorsOrigins: config.DASHBOARD_CODEC_ORIGINS ?? [],
+    }),
   );
   app.route('/health', healthRoutes({ sql: db.sql, temporal, namespace: config.TEMPORAL_NAMESPACE }));
   // Couriers, labs and operators (partner keys, their own auth; team keys do not open it): docs/partner-api.md

@@ -72,6 +72,15 @@ export const configSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  /**
+   * Browser origins (comma-separated) of a Temporal UI allowed to call the dashboard's codec endpoint
+   * (`POST /dashboard/codec/decode`, with the operator's session cookie). `npm run dev` adds its own UI.
+   */
+  DASHBOARD_CODEC_ORIGINS: z
+    .string()
+    .regex(/^\s*(https?:\/\/[^\s/,?#]+\s*)(,\s*https?:\/\/[^\s/,?#]+\s*)*$/, 'must be comma-separated origins, e.g. http://127.0.0.1:8080')
+    .optional()
+    .transform((v) => (v ? v.split(',').map((o) => o.trim()) : [])),
   /** Ports used only when `npm run dev` starts its own Postgres / Temporal. */
   EMBEDDED_POSTGRES_PORT: port(54329),
   TEMPORAL_DEV_PORT: port(7233),

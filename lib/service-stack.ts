@@ -44,6 +44,8 @@ export async function startTemporal(config: Config, logger: Logger) {
   return startTemporalDevServer({
     port: config.TEMPORAL_DEV_PORT,
     uiPort: config.TEMPORAL_UI_PORT,
+    // The dashboard's remote codec: the UI shows decoded payloads to operators logged into the dashboard.
+    uiCodecEndpoint: `http://127.0.0.1:${config.PORT}/dashboard/codec`,
     namespace: config.TEMPORAL_NAMESPACE,
     dbFile: join(config.DATA_DIR, 'temporal', 'temporal.sqlite'),
     cliPath: config.TEMPORAL_CLI_PATH,
@@ -61,4 +63,13 @@ export async function migrate(url: string, logger: Logger): Promise<DbHandle> {
     );
   }
   return createDb(url);
+}
+
+/**
+ * Origins allowed to call the dashboard's codec: the configured ones, plus the dev server's own Temporal UI
+ * when this stack started it (both host names a browser may use for it).
+ */
+export function codecOrigins(config: Config, startedUi: string | null): string[] {
+  const own = startedUi ? [startedUi, startedUi.replace('//127.0.0.1:', '//localhost:')] : [];
+  return [...new Set([...config.DASHBOARD_CODEC_ORIGINS, ...own])];
 }

@@ -33,6 +33,7 @@ async function loadService() {
     migrate: stack.migrate,
     startPostgres: stack.startPostgres,
     startTemporal: stack.startTemporal,
+    codecOrigins: stack.codecOrigins,
     connectClient: temporalClient.connectClient,
     createWorker: workerModule.createWorker,
   };
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
 
   try {
     await checkPorts(config);
-    const { NativeConnection, serviceDataConverter, lazyMasterKey, startApi, countTeams, createTeam, installWorkerRuntime, migrate, startPostgres, startTemporal, connectClient, createWorker } =
+    const { NativeConnection, serviceDataConverter, lazyMasterKey, startApi, countTeams, createTeam, installWorkerRuntime, migrate, startPostgres, startTemporal, codecOrigins, connectClient, createWorker } =
       await loadService();
     const pg = await startPostgres(config, logger, { shared: false });
     stops.push({ name: 'Postgres', stop: () => pg.stop() });
@@ -167,14 +168,15 @@ async function main(): Promise<void> {
     );
     stops.push({ name: 'Temporal client', stop: () => client.connection.close() });
     await assertPortFree(config.PORT, 'API', 'PORT', '0.0.0.0'); // still free after the minutes above?
-    const api = await startApi({ db, temporal: client, logger: logger.child({ component: 'api' }), config }, config.PORT);
+    const apiConfig = { ...config, DASHBOARD_CODEC_ORIGINS: codecOrigins(config, temporal.uiUrl) };
+    const api = await startApi({ db, temporal: client, logger: logger.child({ component: 'api' }), config: apiConfig }, config.PORT);
     stops.push({ name: 'API', stop: () => api.close() });
 
     const lines = [
       '',
       `  API          ${api.url}   (health: ${api.url}/health)`,
       `  Dashboard    ${api.url}/dashboard   (operators: npm run admin -- create-operator --email E --password P)`,
-      `  Temporal UI  ${temporal.uiUrl ?? '(external Temporal: see its own UI)'}`,
+      `  Temporal UI  ${temporal.uiUrl ? `${temporal.uiUrl}   (payloads decoded for operators logged into the dashboard: README "Temporal UI codec")` : '(external Temporal: see its own UI)'}`,
       `  Temporal     ${temporal.address}  namespace ${config.TEMPORAL_NAMESPACE}`,
       `  Postgres     ${config.DATABASE_URL ? 'DATABASE_URL' : `embedded, 127.0.0.1:${config.EMBEDDED_POSTGRES_PORT}`}`,
       `  Environment  ${config.SERVICE_ENVIRONMENT} / ${config.SERVICE_REGION}   data in ${config.DATA_DIR}`,

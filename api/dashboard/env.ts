@@ -9,6 +9,8 @@ export interface DashboardDeps {
   temporal: Client;
   blobs: BlobStore;
   environment: 'sandbox' | 'production';
+  /** The deployment's region: new team and partner keys are minted for it (default us). */
+  region?: 'us' | 'eu';
   /** The service's public URL: cookies are `Secure` when it is https. */
   publicUrl?: string | undefined;
   /** Origins allowed to call POST /dashboard/codec/decode from a browser (the Temporal UI). */

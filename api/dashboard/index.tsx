@@ -9,6 +9,8 @@ import { Layout, fmt } from './layout.js';
 import { codecRoutes } from './codec.js';
 import { loginRoutes } from './login.js';
 import { orderRoutes } from './orders.js';
+import { overviewRoutes } from './overview.js';
+import { teamRoutes } from './teams.js';
 import { parsingRoutes } from './parsing.js';
 import { workflowRoutes } from './workflows.js';
 import { webhookRoutes } from './webhooks.js';
@@ -55,6 +57,8 @@ export function dashboardRoutes(deps: DashboardDeps) {
   app.route('/', parsingRoutes(deps));
   app.route('/', workflowRoutes(deps));
   app.route('/', webhookRoutes(deps));
+  app.route('/', overviewRoutes(deps));
+  app.route('/', teamRoutes(deps));
   app.get('/audit', async (c) => {
     const rows = await listAudit(deps.db, { limit: 200 });
     return c.html(

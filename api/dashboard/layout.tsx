@@ -26,13 +26,21 @@ button.danger,.btn.danger{border-color:#c0392b;color:#c0392b}
 .grid{display:grid;grid-template-columns:1fr 1fr;gap:14px}
 .src-event{color:#1565c0}.src-workflow{color:#6a1b9a}.src-webhook{color:#2e7d32}
 .muted{color:#6b7487}.err{color:#b3261e}
+.btn.on{background:#1d2330;color:#fff}
+figure.chart{background:#fff;border:1px solid #e3e6eb;border-radius:6px;padding:8px 10px;margin:8px 0;max-width:780px}
+figure.chart svg{max-width:100%;height:auto}
+figcaption{display:flex;flex-wrap:wrap;gap:12px;font-size:12px;margin-top:4px}
+.legend{display:inline-flex;gap:4px;align-items:center}.swatch{display:inline-block;width:10px;height:10px;border-radius:2px}
+table.chart-data{font-size:12px;width:auto}
 `;
 
 const NAV: [string, string][] = [
+  ['overview', 'Overview'],
   ['orders', 'Orders'],
   ['workflows', 'Workflows'],
   ['webhooks', 'Webhooks'],
   ['parsing', 'Parsing jobs'],
+  ['teams', 'Teams and keys'],
   ['audit', 'Audit log'],
 ];
 

@@ -1,13 +1,17 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
+import { COLLECTION_METHODS } from '../../domain/orders/status.js';
+import { listTeams } from '../../db/queries/teams.js';
+import { SA } from '../../workflows/shared/search-attributes.js';
 import { labOrderWorkflowType } from '../../workflows/lab-order/definitions.js';
 import { labReportWorkflowType } from '../../workflows/lab-report/definitions.js';
 import { userDeletionWorkflowType } from '../../workflows/user-deletion/definitions.js';
 import { webhookEndpointWorkflowType } from '../../workflows/webhooks/definitions.js';
 import type { DashEnv, DashboardDeps } from './env.js';
 import { Layout, StatusBadge, fmt } from './layout.js';
-import { parseOr400 } from './params.js';
+import { parseOr400, uuid } from './params.js';
 import { BASE } from './session.js';
 import { historySteps, workflowNow, type PendingActivity } from './temporal.js';
 
@@ -18,10 +22,29 @@ export const STUCK_SCAN_LIMIT = 200;
 const LIST_LIMIT = 100;
 
 const WORKFLOW_TYPES = [labOrderWorkflowType, labReportWorkflowType, webhookEndpointWorkflowType, userDeletionWorkflowType] as const;
+const empty = (v: unknown) => (v === '' ? undefined : v);
 const query = z.object({
   view: z.enum(['running', 'failed', 'stuck']).default('stuck'),
-  type: z.preprocess((v) => (v === '' ? undefined : v), z.enum(WORKFLOW_TYPES).optional()),
+  type: z.preprocess(empty, z.enum(WORKFLOW_TYPES).optional()),
+  // The service's search attributes (set by the order and parsing-job workflows). Each value is checked
+  // here, so what reaches the visibility query is a UUID or a lowercase word: nothing to escape.
+  team: z.preprocess(empty, uuid.optional()),
+  status: z.preprocess(empty, z.string().max(60).regex(/^[a-z_]+$/, 'a status: lowercase letters and _').optional()),
+  method: z.preprocess(empty, z.enum(COLLECTION_METHODS).optional()),
+  user: z.preprocess(empty, uuid.optional()),
 });
+export type WorkflowFilter = Omit<z.infer<typeof query>, 'view'>;
+
+/** The visibility clause of a filter: built-in WorkflowType plus the service's own attributes. */
+export function filterClause(f: WorkflowFilter): string {
+  const parts: string[] = [];
+  if (f.type) parts.push(`WorkflowType = '${f.type}'`);
+  if (f.team) parts.push(`${SEARCH_ATTRIBUTES.team.name} = '${f.team}'`);
+  if (f.status) parts.push(`${SEARCH_ATTRIBUTES.status.name} = '${f.status}'`);
+  if (f.method) parts.push(`${SEARCH_ATTRIBUTES.method.name} = '${f.method}'`);
+  if (f.user) parts.push(`${SEARCH_ATTRIBUTES.user.name} = '${f.user}'`);
+  return parts.map((p) => ` AND ${p}`).join('');
+}
 
 interface Row {
   info: WorkflowExecutionInfo;
@@ -62,8 +85,8 @@ const stuckReason = (pending: PendingActivity[], now: number): { why: string; fa
 };
 
 /** Running, failed and stuck workflows through Temporal's visibility (built-in attributes: WorkflowType, ExecutionStatus, StartTime). */
-export async function listWorkflows(client: Client, view: 'running' | 'failed' | 'stuck', type?: string): Promise<Row[]> {
-  const typeClause = type ? ` AND WorkflowType = '${type}'` : '';
+export async function listWorkflows(client: Client, view: 'running' | 'failed' | 'stuck', filter: WorkflowFilter = {}): Promise<Row[]> {
+  const typeClause = filterClause(filter);
   if (view === 'failed') {
     const infos = await take(
       client.workflow.list({ query: `ExecutionStatus IN ('Failed', 'TimedOut', 'Terminated')${typeClause}` }),
@@ -93,7 +116,7 @@ export function workflowRoutes(deps: DashboardDeps) {
   const app = new Hono<DashEnv>();
   app.get('/workflows', async (c) => {
     const q = parseOr400(query, c.req.query());
-    const rows = await listWorkflows(deps.temporal, q.view, q.type);
+    const [rows, teams] = await Promise.all([listWorkflows(deps.temporal, q.view, q), listTeams(deps.db)]);
     return c.html(
       <Layout title="Workflows" operator={c.get('operator')} section="workflows">
         <form class="filters" method="get" action={`${BASE}/workflows`}>
@@ -114,6 +137,32 @@ export function workflowRoutes(deps: DashboardDeps) {
               ))}
             </select>
           </label>
+          <label>
+            Team
+            <select name="team">
+              <option value="">any</option>
+              {teams.map((t) => (
+                <option value={t.id} selected={q.team === t.id}>{t.name}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Status
+            <input name="status" value={q.status ?? ''} placeholder="e.g. ordered, needs_review" size={14} />
+          </label>
+          <label>
+            Collection method
+            <select name="method">
+              <option value="">any</option>
+              {COLLECTION_METHODS.map((m) => (
+                <option value={m} selected={q.method === m}>{m}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            User id
+            <input name="user" value={q.user ?? ''} size={36} />
+          </label>
           <button type="submit">Show</button>
         </form>
         <p class="muted">
@@ -123,7 +172,7 @@ export function workflowRoutes(deps: DashboardDeps) {
         </p>
         <table id="workflows">
           <thead>
-            <tr><th>Started</th><th>Workflow</th><th>Type</th><th>Status</th><th>Why listed</th><th>Last failure</th></tr>
+            <tr><th>Started</th><th>Workflow</th><th>Type</th><th>Status</th><th>Service status</th><th>Why listed</th><th>Last failure</th></tr>
           </thead>
           <tbody>
             {rows.map((r) => {
@@ -134,6 +183,7 @@ export function workflowRoutes(deps: DashboardDeps) {
                   <td class="mono">{orderId ? <a href={`${BASE}/orders/${orderId}`}>{r.info.workflowId}</a> : r.info.workflowId}</td>
                   <td>{r.info.type}</td>
                   <td><StatusBadge value={r.info.status.name.toLowerCase()} /></td>
+                  <td>{r.info.typedSearchAttributes.get(SA.status) ?? ''}</td>
                   <td>{r.why}</td>
                   <td class="err">{r.failure ?? ''}</td>
                 </tr>

@@ -133,3 +133,33 @@ export async function eventTeam(db: DbOrTx, eventId: string): Promise<string | n
   const [row] = await db.select({ teamId: outboxEvents.teamId }).from(outboxEvents).where(eq(outboxEvents.id, eventId)).limit(1);
   return row?.teamId ?? null;
 }
+
+/**
+ * Per endpoint over the last `days` days, for the charts: attempts, the share that got a 2xx, and the
+ * attempt latency (p50, p95).
+ */
+export async function endpointAttemptStats(db: DbOrTx, days: number) {
+  const since = new Date(Date.now() - days * 86_400_000);
+  const rows = await db.execute<{
+    id: string;
+    team_name: string;
+    url: string;
+    enabled: boolean;
+    attempts: number;
+    ok: number;
+    p50_ms: number | null;
+    p95_ms: number | null;
+  }>(sql`
+    select e.id, t.name as team_name, e.url, e.enabled,
+      count(a.id)::int as attempts,
+      (count(a.id) filter (where a.status_code between 200 and 299))::int as ok,
+      (percentile_cont(0.5) within group (order by a.duration_ms))::int as p50_ms,
+      (percentile_cont(0.95) within group (order by a.duration_ms))::int as p95_ms
+    from ${webhookEndpoints} e
+    join ${teams} t on t.id = e.team_id
+    left join ${webhookDeliveries} d on d.endpoint_id = e.id and d.created_at > ${since}
+    left join webhook_attempts a on a.delivery_id = d.id and a.attempted_at > ${since}
+    group by e.id, t.name, e.url, e.enabled
+    order by t.name, e.url`);
+  return [...rows];
+}
