@@ -157,8 +157,8 @@ export async function endpointAttemptStats(db: DbOrTx, days: number) {
       (percentile_cont(0.95) within group (order by a.duration_ms))::int as p95_ms
     from ${webhookEndpoints} e
     join ${teams} t on t.id = e.team_id
-    left join ${webhookDeliveries} d on d.endpoint_id = e.id and d.created_at > ${since}
-    left join webhook_attempts a on a.delivery_id = d.id and a.attempted_at > ${since}
+    left join ${webhookDeliveries} d on d.endpoint_id = e.id and d.created_at > ${since.toISOString()}::timestamptz
+    left join webhook_attempts a on a.delivery_id = d.id and a.attempted_at > ${since.toISOString()}::timestamptz
     group by e.id, t.name, e.url, e.enabled
     order by t.name, e.url`);
   return [...rows];
