@@ -32,15 +32,19 @@ async function main() {
         select gen_random_uuid(), (select id from teams order by id offset (g % 5) limit 1), 'client-' || g from generate_series(1, ${Math.ceil(N / 10)}) g;
       insert into webhook_endpoints (id, team_id, url, secret_enc, created_at, updated_at)
         select gen_random_uuid(), id, 'https://example.com/hooks/' || name, 'x', now(), now() from teams;
-      with u as (select id, team_id, row_number() over () as n from users),
-           src as (select g, gen_random_uuid() as o from generate_series(1, ${N}) g)
+      create temp table bench_orders as
+        with u as (select id, team_id, row_number() over () as n from users),
+             src as (select g, gen_random_uuid() as o from generate_series(1, ${N}) g)
+        select src.g, src.o, u.id as user_id, u.team_id, now() - (src.g || ' minutes')::interval as created_at
+        from src join u on u.n = 1 + (src.g % ${Math.ceil(N / 10)});
+      insert into order_transactions (id, team_id, created_at) select o, team_id, created_at from bench_orders;
       insert into orders (id, team_id, user_id, lab_test_id, method, status, low_level_status, low_level_status_created_at, sample_id,
-                          details_id, patient_details, workflow_id, created_at, updated_at)
-        select o, u.team_id, u.id, (select id from lab_tests limit 1), (array['testkit','walk_in_test','at_home_phlebotomy'])[1 + g % 3],
+                          details_id, patient_details, workflow_id, transaction_id, created_at, updated_at)
+        select o, team_id, user_id, (select id from lab_tests limit 1), (array['testkit','walk_in_test','at_home_phlebotomy'])[1 + g % 3],
                (array['received','collecting_sample','completed','cancelled'])[1 + g % 4], 'ordered', now(), 'S' || lpad(g::text, 11, '0'),
                gen_random_uuid(), jsonb_build_object('first_name', 'Pat' || (g % 97), 'last_name', 'Name' || g), 'lab-order-' || o,
-               now() - (g || ' minutes')::interval, now()
-        from src join u on u.n = 1 + (src.g % ${Math.ceil(N / 10)});
+               o, created_at, now()
+        from bench_orders;
       insert into order_events (order_id, id, status, created_at) select id, k, 'received.testkit.ordered', created_at from orders, generate_series(1, 3) k;
       insert into outbox_events (id, team_id, user_id, event_type, subject_id, data, created_at)
         select gen_random_uuid(), team_id, user_id, 'labtest.order.created', id, '{}', created_at from orders;
@@ -74,6 +78,10 @@ async function main() {
       ['order page', `/dashboard/orders/${sample!.id}`],
       ['webhooks', '/dashboard/webhooks'],
       ['parsing jobs', '/dashboard/parsing'],
+      ['overview charts, 14 days', '/dashboard/overview'],
+      ['overview charts, 90 days', '/dashboard/overview?days=90'],
+      ['teams and keys', '/dashboard/teams'],
+      ['workflows: running, by team', `/dashboard/workflows?view=running&team=${sample!.team_id}`],
     ];
     const headers = { cookie: `lf_session=${token}`, accept: 'text/html' };
     process.stdout.write(`dashboard pages with ${N} orders (${RUNS} runs each, in process, ms)\n`);

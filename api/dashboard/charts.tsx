@@ -54,7 +54,8 @@ const M = { left: 42, right: 10, top: 12, bottom: 34 };
 export const StackedDayChart: FC<{ id: string; label: string; data: DaySeries; unit: string }> = ({ id, label, data, unit }) => {
   const { days, series } = data;
   const totals = days.map((_, i) => series.reduce((s, x) => s + x.values[i]!, 0));
-  const max = Math.max(1, ...totals);
+  // An even whole-number top, so the middle tick is a whole number too.
+  const max = 2 * Math.ceil(Math.max(1, ...totals) / 2);
   const plotW = W - M.left - M.right;
   const plotH = H - M.top - M.bottom;
   const step = plotW / Math.max(1, days.length);
@@ -69,7 +70,7 @@ export const StackedDayChart: FC<{ id: string; label: string; data: DaySeries; u
           <g>
             <line x1={M.left} x2={W - M.right} y1={y(max * f)} y2={y(max * f)} stroke="#e3e6eb" />
             <text x={M.left - 6} y={y(max * f) + 4} text-anchor="end" font-size="11" fill="#6b7487">
-              {Math.round(max * f)}
+              {max * f}
             </text>
           </g>
         ))}
@@ -156,7 +157,7 @@ export interface BarRow {
 export const BarRowsChart: FC<{ id: string; label: string; rows: BarRow[]; max: number }> = ({ id, label, rows, max }) => {
   const rowH = 22;
   const labelW = 300;
-  const barMax = W - labelW - 120;
+  const barMax = W - labelW - 170;
   const h = Math.max(rowH, rows.length * rowH) + 4;
   const scale = (v: number) => (Math.min(v, max) / Math.max(max, 1e-9)) * barMax;
   return (

@@ -21,7 +21,7 @@ form.inline{display:inline}
 input,select,button{font:inherit;padding:4px 6px}
 button{cursor:pointer;border:1px solid #8a94a8;border-radius:4px;background:#fff}
 button.danger,.btn.danger{border-color:#c0392b;color:#c0392b}
-.btn{display:inline-block;margin-right:10px;padding:4px 8px;border:1px solid #8a94a8;border-radius:4px;background:#fff;color:inherit;text-decoration:none}
+.btn{display:inline-block;white-space:nowrap;margin-right:10px;padding:4px 8px;border:1px solid #8a94a8;border-radius:4px;background:#fff;color:inherit;text-decoration:none}
 .panel{background:#fff;border:1px solid #e3e6eb;border-radius:6px;padding:10px 14px;margin:10px 0}
 .grid{display:grid;grid-template-columns:1fr 1fr;gap:14px}
 .src-event{color:#1565c0}.src-workflow{color:#6a1b9a}.src-webhook{color:#2e7d32}

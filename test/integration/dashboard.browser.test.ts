@@ -113,6 +113,47 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
+  it('creates a team and shows its key once, draws the overview charts, and lists the order workflow by team', async () => {
+    const { order, team } = await orderWithReceiver(stack, receivers);
+    const { page, op } = await loggedIn(browser.context);
+
+    await page.getByRole('link', { name: 'Teams and keys' }).click();
+    await page.waitForURL(/\/dashboard\/teams$/);
+    const name = `Browser team ${randomUUID().slice(0, 6)}`;
+    await page.getByLabel('Team name').fill(name);
+    await page.getByRole('button', { name: 'Create team' }).click();
+    const key = (await page.locator('#new-key').textContent())!;
+    expect(key).toMatch(/^sk_us_/);
+    expect((await http(stack, 'GET', '/v2/user/', { apiKey: key })).status).toBe(200); // the key shown works
+    await page.getByRole('link', { name: 'Back to teams and keys' }).click();
+    await page.locator('#teams tbody tr', { hasText: name }).waitFor();
+    expect(await page.content()).not.toContain(key); // shown once: the list has its hint only
+    await shot(page, 'teams');
+    const audit = await stack.db.db.select().from(operatorAudit).where(eq(operatorAudit.operatorEmail, op.email));
+    expect(audit.map((a) => a.action).sort()).toEqual(['login', 'team.create']);
+
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await page.waitForURL(/\/dashboard\/overview/);
+    for (const id of ['chart-orders', 'chart-webhook-success', 'chart-webhook-latency', 'chart-parsing']) {
+      const box = await page.locator(`#${id} svg`).boundingBox();
+      expect(box?.width, id).toBeGreaterThan(300); // drawn, not empty
+    }
+    expect(await page.locator('#chart-orders rect[data-series]').count()).toBeGreaterThan(0);
+    await shot(page, 'overview');
+
+    await page.goto(`${stack.url}/dashboard/workflows?view=running`);
+    await page.getByLabel('Team').selectOption(team.teamId);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await eventually(async () => {
+      if (await page.locator(`#workflows a[href="/dashboard/orders/${order.id}"]`).count()) return true;
+      await page.reload();
+      return false;
+    }, 20_000, 500);
+    expect(await page.locator('#workflows tbody tr').count()).toBe(1); // only this team's running order
+    await shot(page, 'workflows');
+    await page.close();
+  });
+
   it('is refused without a session (login page) and without the CSRF token (403)', async () => {
     const { order } = await orderWithReceiver(stack, receivers);
     const fresh = await launchChromium();

@@ -65,6 +65,16 @@ describe('npm run dev from a private directory', () => {
     try {
       await waitForHealth(run, `http://127.0.0.1:${port}/health`, 150_000);
       expect(run.output()).toContain(`Temporal     127.0.0.1:${temporalPort}`);
+      expect(run.output()).toContain(`Dashboard    http://127.0.0.1:${port}/dashboard`);
+      // Its Temporal UI decodes payloads through the dashboard's codec, which allows that UI's origin.
+      const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as { Codec?: { Endpoint?: string } };
+      expect(settings.Codec?.Endpoint).toBe(`http://127.0.0.1:${port}/dashboard/codec`);
+      const preflight = await fetch(`http://127.0.0.1:${port}/dashboard/codec/decode`, {
+        method: 'OPTIONS',
+        headers: { origin: `http://127.0.0.1:${uiPort}`, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(`http://127.0.0.1:${uiPort}`);
+      expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
       expect(processesMentioning(realpathSync(join(dataDir, 'postgres'))).length).toBe(1); // its own Postgres
       const sent = Date.now();
       run.child.kill('SIGINT');
