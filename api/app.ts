@@ -41,6 +41,8 @@ import { linkTokenRoutes } from './routes/link/token-routes.js';
 import { oauthSandboxRoutes } from './routes/link/oauth-sandbox.js';
 import { providersRoutes } from './routes/providers/index.js';
 import { userConnectionRoutes } from './routes/users/connections.js';
+import { userPortalRoutes } from './routes/users/portal.js';
+import { portalRoutes } from './routes/portal/index.js';
 import { userInfoRoutes } from './routes/users/info.js';
 import { teamSurfaceRoutes } from './routes/team/surface.js';
 import { dashboardRoutes } from './dashboard/index.js';
@@ -116,6 +118,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   // Signed document links (requisition_form_url): no API key, the signature is the credential.
   const urlSigner = lazyUrlSigner(db.db, config);
   app.route('/documents', signedDocumentsRoutes({ db: db.db, urlSigner }));
+  app.route('/portal', portalRoutes({ db: db.db, urlSigner })); // the user portal: signed links, no API key
 
   // Link widget calls (link token, no API key): before the team-key middleware; each route checks its token.
   const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
@@ -148,6 +151,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   app.route('/v2/providers', providersRoutes());
   // Before the user routes: /v2/user/metrics is not a user id.
   app.route('/v2/user', userConnectionRoutes({ db: db.db, temporal, ingestionEnabled: startIngestion }));
+  app.route('/v2/user', userPortalRoutes({ db: db.db, urlSigner }));
   app.route('/v2/user', userInfoRoutes({ db: db.db, secretBox }));
   app.route('/v2/team', teamSurfaceRoutes({ db: db.db }));
   app.route('/v2/user', usersRoutes({ db: db.db, temporal, deletionGraceSeconds: config.USER_DELETION_GRACE_SECONDS }));

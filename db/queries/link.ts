@@ -11,7 +11,7 @@ export async function insertLinkToken(db: DbOrTx, token: NewLinkToken): Promise<
 }
 
 /** The token (any team: the token itself is the credential) by the hash of what was presented. */
-export async function findLinkToken(db: DbOrTx, tokenHash: string, kind: 'token' | 'code' = 'token'): Promise<LinkTokenRow | null> {
+export async function findLinkToken(db: DbOrTx, tokenHash: string, kind: 'token' | 'code' | 'sign_in' = 'token'): Promise<LinkTokenRow | null> {
   const [row] = await db
     .select()
     .from(linkTokens)

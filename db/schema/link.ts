@@ -18,7 +18,8 @@ export const linkTokens = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['token', 'code'] }).notNull(),
+    /** token: link widget; code: link code; sign_in: a user's sign-in token (opens the user portal once). */
+    kind: text('kind', { enum: ['token', 'code', 'sign_in'] }).notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     provider: text('provider'),
     redirectUrl: text('redirect_url'),

@@ -264,6 +264,13 @@ export const ROUTES: RouteSpec[] = [
   ...['resources', 'historical_pull'].map((what): RouteSpec => ({
     method: 'GET', path: `/v2/introspect/${what}`, auth: 'team', query: { user_id: 'uuid', provider: 'name', user_limit: 'int', cursor: 'cursor', next_cursor: 'cursor' },
   })),
+  // the user portal (team key mints its links; the pages take only a signed link or a sign-in token)
+  { method: 'POST', path: '/v2/user/{user_id}/sign_in_token', auth: 'team', params: { user_id: 'uuid' } },
+  { method: 'POST', path: '/v2/user/{user_id}/create_portal_url', auth: 'team', params: { user_id: 'uuid' }, body: { context: 'enum', order_id: 'uuid' } },
+  { method: 'GET', path: '/portal/users/{user_id}', auth: 'none', params: { user_id: 'uuid' }, query: { expires: 'int', signature: 'text' } },
+  { method: 'GET', path: '/portal/users/{user_id}/orders/{order_id}', auth: 'none', params: { user_id: 'uuid', order_id: 'uuid' }, query: { expires: 'int', signature: 'text' } },
+  { method: 'GET', path: '/portal/sign-in', auth: 'none', query: { token: 'text' } },
+  { method: 'GET', path: '/v2/summary/devices/{user_id}/raw', auth: 'team', params: { user_id: 'uuid' }, query: { provider: 'enum' } },
   // the operations dashboard
   { method: 'GET', path: '/health', auth: 'none', accepts: true },
   { method: 'GET', path: '/dashboard/static/htmx.min.js', auth: 'none', accepts: true },
@@ -409,6 +416,7 @@ export function baseRequest(route: RouteSpec, f: Fixture): { params: Record<stri
                                                                         : p.endsWith('/complete_mfa') ? { mfa_code: '123456' }
                                                                           : p === '/v2/link/auth' ? { username: 'u', password: 'p', provider: 'whoop', auth_type: 'password' }
                                                                             : p === '/v2/user/{user_id}/info' ? userInfo
+                                                                              : p === '/v2/user/{user_id}/create_portal_url' ? { context: 'launch' }
                                                                               : p === '/dashboard/codec/decode' ? { payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg' }, data: 'e30' }] }
                                                                                 : p === '/dashboard/login' ? { _csrf: 'x', email: 'nobody@example.com', password: 'wrong password' }
                                                                                   : p === '/dashboard/parsing/{id}/review' ? { decision: 'approve' }

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
+import { connectionsOfUser } from '../../../db/queries/connections.js';
 import { readPulls, readStream, readSummaries, type SummaryRow } from '../../../db/queries/wearable-reads.js';
 import { clientFacingSource, sourceIdOf } from '../../../domain/wearables/events.js';
 import { SUMMARY_RESOURCES, SUMMARY_RESPONSE_KEY, type SummaryResource } from '../../../domain/wearables/metrics.js';
@@ -84,6 +85,34 @@ export function summariesRoutes({ db }: { db: Db }) {
       });
     }
   }
+
+  // devices.getRaw: the user's devices as stored, one per connection (the provider's own device id when known).
+  app.get('/v2/summary/devices/:user_id/raw', async (c) => {
+    const userId = parse(userIdParam, c.req.param('user_id'), 'path');
+    const q = parseQuery(c, providerOnly);
+    await requireTeamUser(db, c.get('teamId'), userId);
+    const connections = (await connectionsOfUser(db, c.get('teamId'), userId)).filter((conn) => !q.provider || conn.provider === q.provider);
+    return c.json({
+      devices: connections.map((conn) => {
+        const source = clientFacingSource(conn.provider, conn.method);
+        return {
+          id: conn.id,
+          user_id: conn.userId,
+          provider_id: conn.externalUserId ?? conn.id,
+          source_id: sourceIdOf(conn.provider),
+          source: { name: source.name, slug: source.slug, logo: source.logo },
+          data: {
+            provider: conn.provider,
+            connection_method: conn.method,
+            status: conn.status,
+            connected_at: conn.createdAt.toISOString(),
+            updated_at: conn.updatedAt.toISOString(),
+            ...(conn.errorType ? { error_type: conn.errorType, errored_at: conn.erroredAt?.toISOString() ?? null } : {}),
+          },
+        };
+      }),
+    });
+  });
 
   app.get('/v2/timeseries/workouts/:id/stream', async (c) => {
     const stream = await readStream(db, c.get('teamId'), 'workouts', parse(streamId, c.req.param('id'), 'path'));
