@@ -6,10 +6,15 @@ import { endpointAttemptStats } from '../../db/queries/dashboard/webhooks.js';
 import { BAD, BarRowsChart, GOOD, StackedDayChart, lastDays, toDaySeries, type BarRow } from './charts.js';
 import type { DashEnv, DashboardDeps } from './env.js';
 import { Layout } from './layout.js';
-import { parseOr400 } from './params.js';
+import { listTeams } from '../../db/queries/teams.js';
+import { parseOr400, uuid } from './params.js';
 import { BASE } from './session.js';
 
-const query = z.object({ days: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(90).default(14)) });
+const empty = (v: unknown) => (v === '' ? undefined : v);
+const query = z.object({
+  days: z.preprocess(empty, z.coerce.number().int().min(1).max(90).default(14)),
+  team: z.preprocess(empty, uuid.optional()),
+});
 const WINDOWS = [7, 14, 30, 90] as const;
 
 const host = (url: string) => {
@@ -25,13 +30,15 @@ const host = (url: string) => {
 export function overviewRoutes(deps: DashboardDeps) {
   const app = new Hono<DashEnv>();
   app.get('/overview', async (c) => {
-    const { days } = parseOr400(query, c.req.query());
+    const { days, team } = parseOr400(query, c.req.query());
     const window = lastDays(days);
-    const [orderRows, parsingRows, endpoints] = await Promise.all([
-      ordersByStatusPerDay(deps.db, days),
-      parsingJobsPerDay(deps.db, days),
-      endpointAttemptStats(deps.db, days),
+    const [orderRows, parsingRows, endpoints, teams] = await Promise.all([
+      ordersByStatusPerDay(deps.db, days, team),
+      parsingJobsPerDay(deps.db, days, team),
+      endpointAttemptStats(deps.db, days, team),
+      listTeams(deps.db),
     ]);
+    const teamQuery = team ? `&team=${team}` : '';
     const orders = toDaySeries(orderRows.map((r) => ({ day: r.day, key: r.status, n: r.n })), window);
     const parsing = toDaySeries(parsingRows.map((r) => ({ day: r.day, key: r.outcome, n: r.n })), window);
     const label = (e: (typeof endpoints)[number]) => `${e.team_name} · ${host(e.url)}${e.enabled ? '' : ' (disabled)'}`;
@@ -54,10 +61,23 @@ export function overviewRoutes(deps: DashboardDeps) {
     }));
     return c.html(
       <Layout title="Overview" operator={c.get('operator')} section="overview">
+        <form class="filters" method="get" action={`${BASE}/overview`}>
+          <label>
+            Team
+            <select name="team">
+              <option value="">all teams</option>
+              {teams.map((t) => (
+                <option value={t.id} selected={team === t.id}>{t.name}</option>
+              ))}
+            </select>
+          </label>
+          <input type="hidden" name="days" value={String(days)} />
+          <button type="submit">Show</button>
+        </form>
         <p>
           Window:{' '}
           {WINDOWS.map((d) => (
-            <a class={d === days ? 'btn on' : 'btn'} href={`${BASE}/overview?days=${d}`}>
+            <a class={d === days ? 'btn on' : 'btn'} href={`${BASE}/overview?days=${d}${teamQuery}`}>
               {d} days
             </a>
           ))}

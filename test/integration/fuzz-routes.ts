@@ -292,7 +292,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/dashboard/parsing/{id}/pdf-page/{page}', auth: 'session', params: { id: 'uuid', page: 'int' } },
   { method: 'POST', path: '/dashboard/parsing/{id}/review', auth: 'session', form: true, params: { id: 'uuid' }, body: { decision: 'enum', value_0: 'text' } },
   { method: 'GET', path: '/dashboard/workflows', auth: 'session', query: { view: 'enum', type: 'enum', team: 'uuid', status: 'enum', method: 'enum', user: 'uuid' } },
-  { method: 'GET', path: '/dashboard/overview', auth: 'session', query: { days: 'int' } },
+  { method: 'GET', path: '/dashboard/overview', auth: 'session', query: { days: 'int', team: 'uuid' } },
   { method: 'GET', path: '/dashboard/teams', auth: 'session' },
   { method: 'POST', path: '/dashboard/teams', auth: 'session', form: true, body: { name: 'name' } },
   { method: 'GET', path: '/dashboard/teams/{id}/confirm-rotate', auth: 'session', params: { id: 'uuid' } },

@@ -98,12 +98,12 @@ export async function orderDetail(db: DbOrTx, orderId: string) {
 export type OrderDetail = NonNullable<Awaited<ReturnType<typeof orderDetail>>>;
 
 /** Orders per day and top-level status over the last `days` days (for the chart). */
-export async function ordersByStatusPerDay(db: DbOrTx, days: number) {
+export async function ordersByStatusPerDay(db: DbOrTx, days: number, teamId?: string) {
   const since = new Date(Date.now() - days * 86_400_000);
   return db
     .select({ day: sql<string>`to_char(date_trunc('day', ${orders.createdAt}), 'YYYY-MM-DD')`, status: orders.status, n: sql<number>`count(*)::int` })
     .from(orders)
-    .where(gte(orders.createdAt, since))
+    .where(and(gte(orders.createdAt, since), teamId ? eq(orders.teamId, teamId) : undefined))
     .groupBy(sql`1`, orders.status)
     .orderBy(sql`1`);
 }

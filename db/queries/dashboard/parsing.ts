@@ -41,7 +41,7 @@ export async function recentFailures(db: DbOrTx, limit = 50) {
 }
 
 /** Jobs per day and outcome (failed ones by reason) over the last `days` days, for the chart. */
-export async function parsingJobsPerDay(db: DbOrTx, days: number) {
+export async function parsingJobsPerDay(db: DbOrTx, days: number, teamId?: string) {
   const since = new Date(Date.now() - days * 86_400_000);
   return db
     .select({
@@ -50,7 +50,7 @@ export async function parsingJobsPerDay(db: DbOrTx, days: number) {
       n: sql<number>`count(*)::int`,
     })
     .from(parsingJobs)
-    .where(gte(parsingJobs.createdAt, since))
+    .where(and(gte(parsingJobs.createdAt, since), teamId ? eq(parsingJobs.teamId, teamId) : undefined))
     .groupBy(sql`1`, sql`2`)
     .orderBy(sql`1`);
 }

@@ -138,7 +138,7 @@ export async function eventTeam(db: DbOrTx, eventId: string): Promise<string | n
  * Per endpoint over the last `days` days, for the charts: attempts, the share that got a 2xx, and the
  * attempt latency (p50, p95).
  */
-export async function endpointAttemptStats(db: DbOrTx, days: number) {
+export async function endpointAttemptStats(db: DbOrTx, days: number, teamId?: string) {
   const since = new Date(Date.now() - days * 86_400_000);
   const rows = await db.execute<{
     id: string;
@@ -159,6 +159,7 @@ export async function endpointAttemptStats(db: DbOrTx, days: number) {
     join ${teams} t on t.id = e.team_id
     left join ${webhookDeliveries} d on d.endpoint_id = e.id and d.created_at > ${since.toISOString()}::timestamptz
     left join webhook_attempts a on a.delivery_id = d.id and a.attempted_at > ${since.toISOString()}::timestamptz
+    ${teamId ? sql`where e.team_id = ${teamId}` : sql``}
     group by e.id, t.name, e.url, e.enabled
     order by t.name, e.url`);
   return [...rows];
