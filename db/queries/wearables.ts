@@ -33,15 +33,15 @@ export interface UpsertedSample extends SampleRecord {
 
 /**
  * One set-based upsert for a whole batch: the dedupe key is (user, resource, timestamp, provider, source
- * type), the latest value wins, and the keys present before the statement tell new rows from updated
- * ones. A batch with the
- * same key twice keeps the last (Postgres refuses to update one row twice in one statement).
+ * type), the latest value wins, and each sample comes back marked created (a new key) or not. A batch
+ * with the same key twice keeps the last (Postgres refuses to update one row twice in one statement).
  */
 export async function upsertSamples(db: DbOrTx, userId: string, provider: string, samples: SampleRecord[]): Promise<UpsertedSample[]> {
   if (!samples.length) return [];
   const last = new Map<string, SampleRecord>();
   for (const s of samples) last.set(`${s.resource}|${s.timestamp.toISOString()}|${s.sourceType}`, s);
-  const rows = [...last.values()].map((s) => ({
+  const deduped = [...last.values()];
+  const rows = deduped.map((s) => ({
     r: s.resource,
     t: s.timestamp.toISOString(),
     s: s.sourceType,
@@ -51,34 +51,39 @@ export async function upsertSamples(db: DbOrTx, userId: string, provider: string
     y: s.type ?? null,
     o: s.timezoneOffset,
   }));
-  // Partitioned tables cannot return xmax: a CTE reads the keys that exist (the statement's snapshot,
-  // before the insert) and the insert's rows are marked created when their key was not among them.
-  const result = await db.execute<{ resource: string; timestamp: string; created: boolean; source_type: string; value: number; end: string | null; unit: string; type: string | null; timezone_offset: number }>(sql`
+  // One statement, one snapshot. Partitioned tables cannot return xmax, so "created" is what the insert
+  // (ON CONFLICT DO NOTHING) returns; the update sees only rows that existed before the statement (the
+  // inserted ones are invisible to it) and skips those whose values did not change, so re-sending a
+  // batch writes nothing. Only the ordinals of created rows travel back: the caller has the values.
+  const result = await db.execute<{ n: number }>(sql`
     with input as (
-      select x.* from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(r text, t timestamptz, s text, v float8, e timestamptz, u text, y text, o int)
-    ), existing as (
-      select w.resource, w."timestamp", w.source_type from wearable_samples w join input i
-        on w.user_id = ${userId}::uuid and w.resource = i.r and w."timestamp" = i.t and w.provider = ${provider} and w.source_type = i.s
-    ), upserted as (
+      select x.* from rows from (
+        json_to_recordset(${JSON.stringify(rows)}::json) as (r text, t timestamptz, s text, v float8, e timestamptz, u text, y text, o int)
+      ) with ordinality as x(r, t, s, v, e, u, y, o, n)
+    ), inserted as (
       insert into wearable_samples (user_id, resource, "timestamp", provider, source_type, value, "end", unit, type, timezone_offset, updated_at)
       select ${userId}::uuid, i.r, i.t, ${provider}, i.s, i.v, i.e, i.u, i.y, i.o, now() from input i
-      on conflict (user_id, resource, "timestamp", provider, source_type) do update
-        set value = excluded.value, "end" = excluded."end", unit = excluded.unit, type = excluded.type,
-            timezone_offset = excluded.timezone_offset, updated_at = excluded.updated_at
-      returning resource, "timestamp", source_type, value, "end", unit, type, timezone_offset
+      on conflict (user_id, resource, "timestamp", provider, source_type) do nothing
+      returning resource, "timestamp", source_type
+    ), changed as (
+      update wearable_samples w
+        set value = i.v, "end" = i.e, unit = i.u, type = i.y, timezone_offset = i.o, updated_at = now()
+        from input i
+        where w.user_id = ${userId}::uuid and w.provider = ${provider} and w.resource = i.r and w."timestamp" = i.t and w.source_type = i.s
+          and (w.value, w."end", w.unit, w.type, w.timezone_offset) is distinct from (i.v, i.e, i.u, i.y, i.o)
     )
-    select u.*, e.resource is null as created from upserted u
-    left join existing e on e.resource = u.resource and e."timestamp" = u."timestamp" and e.source_type = u.source_type`);
-  return [...result].map((r) => ({
-    resource: r.resource,
-    timestamp: new Date(r.timestamp),
-    end: r.end ? new Date(r.end) : null,
-    value: r.value,
-    unit: r.unit,
-    type: r.type,
-    sourceType: r.source_type,
-    timezoneOffset: r.timezone_offset,
-    created: r.created,
+    select i.n::int as n from input i join inserted x on x.resource = i.r and x."timestamp" = i.t and x.source_type = i.s`);
+  const created = new Set([...result].map((r) => Number(r.n)));
+  return deduped.map((s, k) => ({
+    resource: s.resource,
+    timestamp: s.timestamp,
+    end: s.end ?? null,
+    value: s.value,
+    unit: s.unit,
+    type: s.type ?? null,
+    sourceType: s.sourceType,
+    timezoneOffset: s.timezoneOffset ?? null,
+    created: created.has(k + 1),
   }));
 }
 
