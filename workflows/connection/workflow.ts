@@ -121,6 +121,9 @@ export async function connectionWorkflow(input: ConnectionInput): Promise<Connec
   if (input.method === 'password') {
     if (!input.sealedCredentials) throw ApplicationFailure.nonRetryable('a password connection needs credentials', 'MissingCredentials');
     outcome = await settle(await acts.loginToProvider({ provider: input.provider, sealedCredentials: input.sealedCredentials }));
+  } else if (input.method === 'email') {
+    if (!input.sealedCredentials) throw ApplicationFailure.nonRetryable('an e-mail connection needs the e-mail address', 'MissingCredentials');
+    outcome = await settle(await acts.connectEmailProvider({ provider: input.provider, sealedCredentials: input.sealedCredentials }));
   } else {
     outcome = await settle({ kind: 'success', externalUserId: input.externalUserId ?? `${input.method}-${input.userId}` });
   }
