@@ -9,7 +9,7 @@ import {
   REGIONS,
 } from '../../../domain/link/catalog.js';
 import { BULK_OPS_PAGE_MAX, MAX_BULK_ITEMS } from '../../../domain/link/bulk.js';
-import { INT4_MAX, queryInt4 } from '../../validation.js';
+import { INT4_MAX, hasControlChars, queryInt4 } from '../../validation.js';
 
 /** `null` is treated like an absent key: the SDK sends keys set to `undefined` as `null`. */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => (v === null ? undefined : v));
@@ -89,7 +89,7 @@ const line = (max: number) =>
     .string()
     .max(max, { abort: true, message: `must be at most ${max} characters` })
     .refine((v) => v.trim().length > 0, { abort: true, message: 'must not be empty' })
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { abort: true, message: 'must not contain control characters' });
+    .refine((v) => !hasControlChars(v), { abort: true, message: 'must not contain control characters' });
 const distinct = (ids: string[]) => new Set(ids).size === ids.length;
 const userIds = (min: number) =>
   z
