@@ -73,7 +73,7 @@ const patientKinds: Record<string, Kind> = {
   'patient_details.first_name': 'name', 'patient_details.last_name': 'name', 'patient_details.dob': 'dob',
   'patient_details.gender': 'enum', 'patient_details.phone_number': 'name', 'patient_details.email': 'name',
   'patient_details.race': 'text', 'patient_details.ethnicity': 'text', 'patient_details.household_size': 'int',
-  'patient_details.household_income': 'int', 'patient_address.first_line': 'name', 'patient_address.zip': 'name',
+  'patient_details.household_income': 'number', 'patient_address.first_line': 'name', 'patient_address.zip': 'name',
   'patient_address.country': 'name', 'patient_address.receiver_name': 'text', 'patient_address.access_notes': 'text',
 };
 
