@@ -17,6 +17,7 @@ import { createUserActivities } from './users/index.js';
 import { createLabReportActivities } from './lab-reports/index.js';
 import { createConnectionActivities } from './connections/index.js';
 import { createIngestionActivities } from './ingestion/index.js';
+import { createLinkBulkActivities } from './link-bulk/index.js';
 import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
 
 export interface ActivityDeps {
@@ -83,6 +84,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLabReportActivities({ ...deps, blobs, wakeEndpoints: wake }),
     ...createConnectionActivities({ ...deps, secretBox, wakeEndpoints: wake }),
     ...createIngestionActivities({ ...deps, wakeEndpoints: wake }),
+    ...createLinkBulkActivities(deps),
   };
 }
 

@@ -147,7 +147,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   app.route('/v3', labAccountsRoutes({ db: db.db }));
   app.route('/v3/insurance', insuranceRoutes({ db: db.db }));
   app.route('/v3/payor', payorRoutes({ db: db.db }));
-  app.route('/v2/link', linkRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, publicUrl, startIngestion }));
+  app.route('/v2/link', linkRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, publicUrl, startIngestion, secretBox }));
   app.route('/v2/providers', providersRoutes());
   // Before the user routes: /v2/user/metrics is not a user id.
   app.route('/v2/user', userConnectionRoutes({ db: db.db, temporal, ingestionEnabled: startIngestion }));

@@ -5,3 +5,4 @@ export { webhookEndpointWorkflow } from './webhooks/workflow.js';
 export { labReportParsingWorkflow } from './lab-report/workflow.js';
 export { connectionWorkflow } from './connection/workflow.js';
 export { ingestionWorkflow } from './ingestion/workflow.js';
+export { linkBulkOpWorkflow } from './link-bulk/workflow.js';

@@ -1,7 +1,14 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../../db/client.js';
 import { activateConnection, recordLinkFailure, type Activation, type LinkFailure } from '../../db/queries/connections.js';
-import { sandboxPasswordAdapter, type LoginResult, type PasswordCredentials, type PasswordProviderAdapter } from '../../domain/link/adapters.js';
+import {
+  sandboxEmailAdapter,
+  sandboxPasswordAdapter,
+  type EmailProviderAdapter,
+  type LoginResult,
+  type PasswordCredentials,
+  type PasswordProviderAdapter,
+} from '../../domain/link/adapters.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { eventAnnouncer } from '../webhooks/announce.js';
@@ -13,6 +20,8 @@ interface Deps {
   wakeEndpoints: (endpointIds: string[]) => Promise<void>;
   /** The password providers' adapter (default: the sandbox one). */
   passwordAdapter?: PasswordProviderAdapter;
+  /** The e-mail providers' adapter (default: the sandbox one). */
+  emailAdapter?: EmailProviderAdapter;
 }
 
 function openCredentials(box: SecretBox, sealed: string): PasswordCredentials {
@@ -30,14 +39,34 @@ function openCredentials(box: SecretBox, sealed: string): PasswordCredentials {
 }
 
 /** The connection workflow's I/O. Credentials are opened only here and never logged. */
-export function createConnectionActivities({ db, logger, secretBox, wakeEndpoints, passwordAdapter }: Deps) {
+function openEmail(box: SecretBox, sealed: string): { email: string; region: string | null } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(box.open(sealed));
+  } catch {
+    throw ApplicationFailure.nonRetryable('sealed e-mail cannot be opened', 'BadCredentials');
+  }
+  const c = parsed as { email?: unknown; region?: unknown } | null;
+  if (!c || typeof c.email !== 'string') throw ApplicationFailure.nonRetryable('sealed e-mail is malformed', 'BadCredentials');
+  return { email: c.email, region: typeof c.region === 'string' ? c.region : null };
+}
+
+export function createConnectionActivities({ db, logger, secretBox, wakeEndpoints, passwordAdapter, emailAdapter }: Deps) {
   const adapter = passwordAdapter ?? sandboxPasswordAdapter();
+  const emails = emailAdapter ?? sandboxEmailAdapter();
   const announce = eventAnnouncer(db, wakeEndpoints);
   return {
     async loginToProvider(input: { provider: string; sealedCredentials: string }): Promise<LoginResult> {
       const credentials = openCredentials(await secretBox(), input.sealedCredentials);
       const result = await adapter.login(input.provider, credentials);
       logger.info({ provider: input.provider, result: result.kind }, 'provider login');
+      return result;
+    },
+
+    /** E-mail providers: finds the user's account at the provider by the (sealed) e-mail address. */
+    async connectEmailProvider(input: { provider: string; sealedCredentials: string }): Promise<LoginResult> {
+      const result = await emails.connect(input.provider, openEmail(await secretBox(), input.sealedCredentials));
+      logger.info({ provider: input.provider, result: result.kind }, 'provider e-mail link');
       return result;
     },
 

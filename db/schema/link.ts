@@ -1,4 +1,5 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { BulkItemResult } from '../../domain/link/bulk.js';
 import { teams } from './teams.js';
 import { users } from './users.js';
 
@@ -40,3 +41,29 @@ export const teamLinkConfig = pgTable('team_link_config', {
   rejectDuplicateConnection: boolean('reject_duplicate_connection').notNull().default(false),
   updatedAt: tz('updated_at').notNull().defaultNow(),
 });
+
+/**
+ * Bulk link operations (`POST /v2/link/bulk_import`, `…/bulk_trigger_historical_pull`), listed by
+ * `GET /v2/link/bulk_op`. Run by the bulk-op workflow; `results` holds each user's outcome by user id
+ * (`{outcome, detail}`), so a retried step writes the same key again.
+ */
+export const linkBulkOps = pgTable(
+  'link_bulk_ops',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    /** The SDK's BulkOpType: `link_bulk_import`, `link_bulk_historical_trigger`. */
+    type: text('type', { enum: ['link_bulk_import', 'link_bulk_historical_trigger'] }).notNull(),
+    provider: text('provider').notNull(),
+    /** The SDK's BulkOpStatus: `in_progress`, `success`, `failure`, `aborted`. */
+    status: text('status', { enum: ['in_progress', 'success', 'failure', 'aborted'] }).notNull().default('in_progress'),
+    total: integer('total').notNull(),
+    results: jsonb('results').$type<Record<string, BulkItemResult>>().notNull().default({}),
+    startedAt: tz('started_at').notNull().defaultNow(),
+    endedAt: tz('ended_at'),
+  },
+  (t) => [index('link_bulk_ops_team_started_idx').on(t.teamId, t.startedAt, t.id)],
+);
+

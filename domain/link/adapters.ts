@@ -67,3 +67,30 @@ export function sandboxPasswordAdapter(): PasswordProviderAdapter {
     },
   };
 }
+
+/** An e-mail provider (FreeStyle Libre): the user is found by their e-mail address at the provider. */
+export interface EmailProviderAdapter {
+  connect(provider: string, credentials: { email: string; region?: string | null }): Promise<LoginResult>;
+}
+
+/**
+ * The sandbox e-mail adapter (README, "Sandbox e-mail providers"): the e-mail's local part picks the
+ * result, case-insensitive; a `+<anything>` suffix (`sandbox_ok+2@example.com`) behaves like the part
+ * before the `+` but is a different account at the provider.
+ */
+export function sandboxEmailAdapter(): EmailProviderAdapter {
+  return {
+    async connect(provider, { email, region }) {
+      if (region === 'kr') return { kind: 'error', errorType: 'unsupported_region', message: `${provider} is not available in region kr.` };
+      const local = email.slice(0, email.lastIndexOf('@')).toLowerCase();
+      switch (local.split('+')[0]) {
+        case 'sandbox_ok':
+          return { kind: 'success', externalUserId: externalId(provider, email) };
+        case 'sandbox_api_error':
+          return { kind: 'error', errorType: 'provider_api_error', message: 'The provider did not answer as expected.' };
+        default:
+          return { kind: 'error', errorType: 'provider_credential_error', message: 'The provider has no account with this e-mail address.' };
+      }
+    },
+  };
+}

@@ -73,7 +73,7 @@ const patientKinds: Record<string, Kind> = {
   'patient_details.first_name': 'name', 'patient_details.last_name': 'name', 'patient_details.dob': 'dob',
   'patient_details.gender': 'enum', 'patient_details.phone_number': 'name', 'patient_details.email': 'name',
   'patient_details.race': 'text', 'patient_details.ethnicity': 'text', 'patient_details.household_size': 'int',
-  'patient_details.household_income': 'int', 'patient_address.first_line': 'name', 'patient_address.zip': 'name',
+  'patient_details.household_income': 'number', 'patient_address.first_line': 'name', 'patient_address.zip': 'name',
   'patient_address.country': 'name', 'patient_address.receiver_name': 'text', 'patient_address.access_notes': 'text',
 };
 
@@ -238,6 +238,20 @@ export const ROUTES: RouteSpec[] = [
   { method: 'POST', path: '/v2/link/provider/password/{provider}', auth: 'link', stateErrors: true, params: { provider: 'pathString' }, body: { username: 'name', password: 'name', region: 'enum' } },
   { method: 'POST', path: '/v2/link/provider/password/{provider}/complete_mfa', auth: 'link', stateErrors: true, params: { provider: 'pathString' }, body: { mfa_code: 'name' } },
   { method: 'POST', path: '/v2/link/auth', auth: 'link', stateErrors: true, body: { username: 'name', password: 'name', provider: 'enum', auth_type: 'enum', region: 'enum' } },
+  { method: 'POST', path: '/v2/link/provider/email/{provider}', auth: 'link', stateErrors: true, params: { provider: 'pathString' }, body: { email: 'name', provider: 'enum', region: 'enum' } },
+  { method: 'POST', path: '/v2/link/auth/email', auth: 'link', stateErrors: true, body: { email: 'name', provider: 'enum', auth_type: 'enum', region: 'enum' } },
+  // bulk link operations (team key; team_id is infer_from_context or the key's own team)
+  { method: 'GET', path: '/v2/link/bulk_op', auth: 'team', query: { next_cursor: 'cursor', page_size: 'int', team_id: 'text' } },
+  {
+    method: 'POST', path: '/v2/link/bulk_import', auth: 'team', query: { team_id: 'text' },
+    body: {
+      provider: 'enum', connections: 'array', 'connections.0.user_id': 'uuid', 'connections.0.access_token': 'text', 'connections.0.refresh_token': 'text',
+      'connections.0.provider_id': 'name', 'connections.0.expires_at': 'int', 'connections.0.oauth_scopes': 'array', wait_for_completion: 'bool',
+    },
+  },
+  { method: 'POST', path: '/v2/link/bulk_trigger_historical_pull', auth: 'team', query: { team_id: 'text' }, body: { user_ids: 'array', 'user_ids.0': 'uuid', provider: 'enum', wait_for_completion: 'bool' } },
+  { method: 'POST', path: '/v2/link/bulk_pause', auth: 'team', query: { team_id: 'text' }, body: { user_ids: 'array', 'user_ids.0': 'uuid', provider: 'enum' } },
+  { method: 'POST', path: '/v2/link/bulk_export', auth: 'team', query: { team_id: 'text' }, body: { user_ids: 'array', 'user_ids.0': 'uuid', provider: 'enum', next_token: 'cursor' } },
   { method: 'GET', path: '/v2/link/state', auth: 'link' },
   { method: 'GET', path: '/v2/link/providers', auth: 'link' },
   { method: 'GET', path: '/v2/link/provider/oauth/{oauth_provider}', auth: 'link', params: { oauth_provider: 'pathString' } },
@@ -374,6 +388,7 @@ export function baseRequest(route: RouteSpec, f: Fixture): { params: Record<stri
   if (p.startsWith('/dashboard/')) params.id = crypto.randomUUID();
   if (p === '/v2/link/provider/manual/{provider}') params.provider = 'apple_health_kit';
   if (p.startsWith('/v2/link/provider/password/')) params.provider = 'whoop';
+  if (p.startsWith('/v2/link/provider/email/')) params.provider = 'freestyle_libre';
   if (p.startsWith('/link/oauth/sandbox/')) params.provider = 'oura';
   const query = baseQuery(route, f);
   if (!route.body) return { params, query, body: undefined };
@@ -415,6 +430,10 @@ export function baseRequest(route: RouteSpec, f: Fixture): { params: Record<stri
                                                                       : p === '/v2/link/provider/password/{provider}' ? { username: 'fuzz@example.com', password: 'pw' }
                                                                         : p.endsWith('/complete_mfa') ? { mfa_code: '123456' }
                                                                           : p === '/v2/link/auth' ? { username: 'u', password: 'p', provider: 'whoop', auth_type: 'password' }
+                                                                          : p === '/v2/link/provider/email/{provider}' ? { email: 'fuzz@example.com' }
+                                                                          : p === '/v2/link/auth/email' ? { email: 'fuzz@example.com', provider: 'freestyle_libre', auth_type: 'email' }
+                                                                          : p === '/v2/link/bulk_import' ? { provider: 'fitbit', connections: [{ user_id: f.userId, access_token: 'a', refresh_token: 'r', provider_id: 'p', expires_at: 1 }] }
+                                                                          : p === '/v2/link/bulk_trigger_historical_pull' || p === '/v2/link/bulk_pause' || p === '/v2/link/bulk_export' ? { provider: 'fitbit', user_ids: [f.userId] }
                                                                             : p === '/v2/user/{user_id}/info' ? userInfo
                                                                               : p === '/v2/user/{user_id}/create_portal_url' ? { context: 'launch' }
                                                                               : p === '/dashboard/codec/decode' ? { payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg' }, data: 'e30' }] }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_MFA_CODE, sandboxPasswordAdapter } from '../../domain/link/adapters.js';
+import { SANDBOX_MFA_CODE, sandboxEmailAdapter, sandboxPasswordAdapter } from '../../domain/link/adapters.js';
 import { hashLinkToken, newLinkToken, tokenRefusal } from '../../domain/link/tokens.js';
 
 const adapter = sandboxPasswordAdapter();
@@ -49,5 +49,27 @@ describe('link tokens', () => {
     expect(tokenRefusal({ expiresAt: new Date('2026-01-01T00:00:01Z'), consumedAt: null }, now)).toBeNull();
     expect(tokenRefusal({ expiresAt: now, consumedAt: null }, now)).toBe('token_expired');
     expect(tokenRefusal({ expiresAt: new Date('2027-01-01'), consumedAt: now }, now)).toBe('token_consumed');
+  });
+});
+
+describe('sandbox e-mail adapter (README table)', () => {
+  const emails = sandboxEmailAdapter();
+  it.each([
+    ['sandbox_ok@example.com', undefined, { kind: 'success' }],
+    ['Sandbox_OK+2@example.com', undefined, { kind: 'success' }],
+    ['sandbox_api_error@example.com', undefined, { kind: 'error', errorType: 'provider_api_error' }],
+    ['nobody@example.com', undefined, { kind: 'error', errorType: 'provider_credential_error' }],
+    ['sandbox_ok@example.com', 'kr', { kind: 'error', errorType: 'unsupported_region' }],
+  ])('%s in region %s', async (email, region, expected) => {
+    expect(await emails.connect('freestyle_libre', { email, region: region ?? null })).toMatchObject(expected);
+  });
+
+  it('the address picks the account: case does not matter, a +suffix is another account', async () => {
+    const id = async (email: string) => {
+      const r = await emails.connect('freestyle_libre', { email });
+      return r.kind === 'success' ? r.externalUserId : null;
+    };
+    expect(await id('SANDBOX_OK@example.com')).toBe(await id('sandbox_ok@example.com'));
+    expect(await id('sandbox_ok+2@example.com')).not.toBe(await id('sandbox_ok@example.com'));
   });
 });

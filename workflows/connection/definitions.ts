@@ -26,9 +26,12 @@ export interface ConnectionInput {
   userId: string;
   provider: string;
   method: LinkMethod;
-  /** The link token the attempt came with (password/email); MFA completion must present the same one. */
+  /** The link token the attempt came with (password/email/oauth); MFA completion must present the same one. */
   linkTokenId?: string | null;
-  /** Password providers: credentials sealed by the API with the service master key. */
+  /**
+   * Sealed by the API with the service master key: password providers' credentials, e-mail providers'
+   * `{email, region}`, bulk-imported OAuth tokens (kept on the connection).
+   */
   sealedCredentials?: string | null;
   /** Manual providers: the id the app gives the source. */
   externalUserId?: string | null;

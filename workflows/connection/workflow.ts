@@ -33,8 +33,9 @@ const acts = proxyActivities<ReturnType<typeof createConnectionActivities>>({
 
 /**
  * One link attempt of a user to a provider: log in (password providers, maybe with an MFA step), then
- * record the connection and announce it, and hand the connection to ingestion. Demo and manual
- * connections skip the login. The caller learns each outcome from an Update.
+ * record the connection and announce it, and hand the connection to ingestion. E-mail providers look the
+ * user up by address instead of a login. Demo, manual, sandbox OAuth and bulk-imported connections skip
+ * the login. The caller learns each outcome from an Update.
  */
 export async function connectionWorkflow(input: ConnectionInput): Promise<ConnectionPhase> {
   let phase = 'attempting' as ConnectionPhase;
@@ -121,6 +122,9 @@ export async function connectionWorkflow(input: ConnectionInput): Promise<Connec
   if (input.method === 'password') {
     if (!input.sealedCredentials) throw ApplicationFailure.nonRetryable('a password connection needs credentials', 'MissingCredentials');
     outcome = await settle(await acts.loginToProvider({ provider: input.provider, sealedCredentials: input.sealedCredentials }));
+  } else if (input.method === 'email') {
+    if (!input.sealedCredentials) throw ApplicationFailure.nonRetryable('an e-mail connection needs the e-mail address', 'MissingCredentials');
+    outcome = await settle(await acts.connectEmailProvider({ provider: input.provider, sealedCredentials: input.sealedCredentials }));
   } else {
     outcome = await settle({ kind: 'success', externalUserId: input.externalUserId ?? `${input.method}-${input.userId}` });
   }

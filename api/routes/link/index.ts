@@ -9,6 +9,8 @@ import { LINK_CODE_MAX_TTL_SECONDS, LINK_TOKEN_TTL_SECONDS, hashLinkToken, newLi
 import type { AppEnv } from '../../env.js';
 import { badRequest, notFound } from '../../errors.js';
 import { parse, parseJsonBody, parseQuery } from '../../validation.js';
+import type { SecretBox } from '../../../lib/secret-box.js';
+import { bulkLinkRoutes } from './bulk.js';
 import { runLinkAttempt } from './runner.js';
 import { beginLinkBody, codeCreateQuery, demoBody, linkTokenBody, manualBody, manualProviderParam, tokenValidationBody } from './schemas.js';
 
@@ -19,11 +21,13 @@ export interface LinkRouteDeps {
   /** Base of the links handed out (`link_web_url`, `exchange_url`). */
   publicUrl: string;
   startIngestion: boolean;
+  secretBox: () => Promise<SecretBox>;
 }
 
 /** `/v2/link` calls made with the team API key (CONTRACT §2). */
-export function linkRoutes({ db, temporal, environment, publicUrl, startIngestion }: LinkRouteDeps) {
+export function linkRoutes({ db, temporal, environment, publicUrl, startIngestion, secretBox }: LinkRouteDeps) {
   const app = new Hono<AppEnv>({ strict: false });
+  app.route('/', bulkLinkRoutes({ db, temporal, secretBox, startIngestion }));
 
   async function liveUser(teamId: string, userId: string) {
     const user = await findUser(db, teamId, userId);

@@ -20,7 +20,7 @@ export interface PasswordLinkDeps {
 }
 
 /** `ProviderLinkResponse` (CONTRACT §2), with the deprecated `provider`, `connected` and `provider_id`. */
-function linkResponse(provider: string, redirectUrl: string | null, outcome: LinkOutcome) {
+export function linkResponse(provider: string, redirectUrl: string | null, outcome: LinkOutcome) {
   return {
     state: outcome.state,
     redirect_url: redirectUrl,
@@ -33,7 +33,7 @@ function linkResponse(provider: string, redirectUrl: string | null, outcome: Lin
   };
 }
 
-const failed = (errorType: LinkErrorType, error: string): LinkOutcome => ({ state: 'error', errorType, error });
+export const failed = (errorType: LinkErrorType, error: string): LinkOutcome => ({ state: 'error', errorType, error });
 
 /**
  * Password providers (`/v2/link/provider/password/{provider}`, `…/complete_mfa`, deprecated `/v2/link/auth`),

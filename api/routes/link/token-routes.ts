@@ -8,6 +8,7 @@ import { providerDisplay } from '../../../domain/providers.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
 import type { AppEnv } from '../../env.js';
 import { describeProvider, providerNumericId } from '../providers/index.js';
+import { emailLinkRoutes } from './email.js';
 import { passwordLinkRoutes } from './password.js';
 import { presentedToken, requireLinkToken } from './token.js';
 import { sandboxOauthUrl } from './oauth-sandbox.js';
@@ -32,6 +33,7 @@ export function linkTokenRoutes(deps: LinkTokenRouteDeps) {
   const app = new Hono<AppEnv>({ strict: false });
 
   app.route('/link', passwordLinkRoutes(deps));
+  app.route('/link', emailLinkRoutes(deps));
 
   app.get('/link/state', async (c) => {
     const token = await requireLinkToken(c, db, { allowConsumed: true });

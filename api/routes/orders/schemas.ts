@@ -46,7 +46,7 @@ export const patientDetails = z.object({
   ethnicity: boundedText(MAX_NAME).nullish(),
   sexual_orientation: boundedText(MAX_NAME).nullish(),
   gender_identity: boundedText(MAX_NAME).nullish(),
-  household_income: finite().nullish(),
+  household_income: finite().min(0, { message: 'must not be negative' }).nullish(),
   household_size: int4(0).nullish(),
 });
 
