@@ -65,12 +65,11 @@ export const configSchema = z.object({
   RATE_LIMIT_IP_BURST: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /**
    * Start the `ingestionWorkflow` child when a connection becomes active (backfill, then periodic pulls).
-   * Off by default: a sandbox backfill writes up to a year of minute data per connection, which swamped
-   * the worker of a full test run (webhook deliveries starved); see the README.
+   * On by default; `false` links connections without pulling their data.
    */
   WEARABLE_INGESTION_ENABLED: z
     .enum(['true', 'false', '1', '0'])
-    .default('false')
+    .default('true')
     .transform((v) => v === 'true' || v === '1'),
   /**
    * Browser origins (comma-separated) of a Temporal UI allowed to call the dashboard's codec endpoint

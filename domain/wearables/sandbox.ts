@@ -265,9 +265,15 @@ function workoutSummary(req: DayRequest, p: Profile, w: NonNullable<ReturnType<t
   };
 }
 
+/**
+ * How far back a sandbox connection's backfill reaches: 30 days, as a demo connection. (A year of minute
+ * data per sandbox connection made every test run and sandbox deployment backfill ~500k samples per link.)
+ */
+export const SANDBOX_HISTORY_DAYS = 30;
+
 /** Sandbox data for any provider a connection can link (null for an unknown slug). */
 export function sandboxAdapter(provider: string): WearableAdapter | null {
   const profile = profileOf(provider);
   if (!profile) return null;
-  return { provider, historyLimitDays: GLUCOSE_PROVIDERS.has(provider) ? 90 : 365, fetchDay: (req) => generate(req, profile) };
+  return { provider, historyLimitDays: SANDBOX_HISTORY_DAYS, fetchDay: (req) => generate(req, profile) };
 }
