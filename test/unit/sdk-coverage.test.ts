@@ -14,8 +14,6 @@ const NOT_YET_SERVED: Record<string, 'all' | string[]> = {
   devices: ['getRaw'],
   user: ['createPortalUrl', 'getUserSignInToken'],
   // Issue 11: the lab test's own collection-instruction PDF (the order's is served).
-  // In no issue yet: the aggregation (continuous query) API.
-  aggregate: 'all',
 };
 
 const expectedUnserved = (namespace: string, method: string) => {
