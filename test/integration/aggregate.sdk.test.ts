@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Vital, VitalError } from '@tryvital/vital-node';
+import { Vital, type VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertSummaries } from '../../db/queries/wearables.js';
 import type { SummaryRecord } from '../../domain/wearables/adapter.js';
