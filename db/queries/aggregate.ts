@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../client.js';
+import type { Db } from '../client.js';
 
 /**
  * The aggregation query language (the SDK's `aggregate.queryOne`) over stored summaries
@@ -220,6 +220,33 @@ export const CATALOGUE: Record<TableName, TableDef> = {
   },
 };
 
+/**
+ * Timeseries (`wearable_samples`, the SDK's timeseries expressions): one resource per query, its index
+ * the sample's local time (`timestamp` shifted by its `timezone_offset`). Blood pressure (the diastolic
+ * value is not stored) and notes (no text is stored) are not offered.
+ */
+export const DISCRETE_TIMESERIES = [
+  'glucose', 'heartrate', 'hrv', 'ige', 'igg', 'cholesterol', 'weight', 'fat', 'blood_oxygen', 'electrocardiogram_voltage', 'respiratory_rate', 'stress_level',
+] as const;
+export const INTERVAL_TIMESERIES = [
+  'steps', 'distance', 'vo2_max', 'heart_rate_alert', 'stand_hour', 'sleep_breathing_disturbance', 'insulin_injection', 'water', 'caffeine',
+  'mindfulness_minutes', 'calories_active', 'floors_climbed', 'calories_basal', 'afib_burden', 'stand_duration', 'sleep_apnea_alert', 'wheelchair_push',
+  'forced_expiratory_volume_1', 'forced_vital_capacity', 'peak_expiratory_flow_rate', 'inhaler_usage', 'fall', 'uv_exposure', 'daylight_exposure',
+  'handwashing', 'basal_body_temperature', 'body_mass_index', 'lean_body_mass', 'waist_circumference', 'heart_rate_recovery_one_minute',
+  'workout_swimming_stroke', 'workout_distance', 'carbohydrates', 'body_temperature', 'body_temperature_delta', 'workout_duration',
+] as const;
+export const TIMESERIES_FIELDS: Record<string, ColDef> = {
+  value: { type: 'number', sql: 's.value' },
+  type: { type: 'text', sql: 's.type' },
+  timezone_offset: { type: 'number', sql: 's.timezone_offset::float8' },
+  ...SOURCE,
+};
+/** Interval samples also have a duration (seconds). */
+export const DURATION_FIELD: ColDef = { type: 'number', sql: `extract(epoch from (s."end" - s."timestamp"))::float8` };
+export const UNSUPPORTED_TIMESERIES_FIELDS = ['source_app_id', 'source_workout_id', 'source_sport', 'sensor_location', 'intensity', 'systolic', 'diastolic', 'tags', 'content'];
+/** A timeseries query's window is at most this long: minute data add up. */
+export const MAX_TIMESERIES_WINDOW_DAYS = 400;
+
 export const AGGREGATE_FUNCS = ['mean', 'min', 'max', 'sum', 'count', 'median', 'stddev', 'oldest', 'newest'] as const;
 export type AggregateFunc = (typeof AGGREGATE_FUNCS)[number];
 /** Which argument types each function takes, and what it yields (`same`: the argument's type). */
@@ -243,14 +270,18 @@ export type DatePart = (typeof DATE_PARTS)[number];
 /** A value of a row: a table column, the table's index, or a source column. */
 export type ValueExpr =
   | { kind: 'column'; table: TableName; column: string }
-  | { kind: 'index'; table: TableName }
+  | { kind: 'field'; resource: string; field: string }
+  | { kind: 'index'; table: TableName | 'timeseries' }
   | { kind: 'source'; column: 'source_provider' | 'source_type' };
 export type GroupExpr = ValueExpr | { kind: 'date_trunc'; value: number; unit: PeriodUnit } | { kind: 'date_part'; part: DatePart };
 export type SelectItem = ValueExpr | { kind: 'aggregate'; func: AggregateFunc; arg: ValueExpr } | { kind: 'group_key'; key: number };
 
-/** A query checked by the route: one table, group keys resolved to indexes. */
+/** What a query reads: one summary table, or one timeseries resource. */
+export type QuerySource = { kind: 'summary'; table: TableName } | { kind: 'timeseries'; resource: string };
+
+/** A query checked by the route: one source, group keys resolved to indexes. */
 export interface CompiledInput {
-  table: TableName;
+  source: QuerySource;
   select: { name: string; item: SelectItem }[];
   groupBy: GroupExpr[];
 }
@@ -264,15 +295,19 @@ export interface Window {
 /** The most rows one query answers; a larger result is refused (422), not cut. */
 export const MAX_RESULT_ROWS = 10_000;
 
+const fieldDef = (field: string) => (field === 'duration' ? DURATION_FIELD : TIMESERIES_FIELDS[field]!);
+
 export function valueType(e: ValueExpr): ColType {
   if (e.kind === 'index') return 'timestamp';
   if (e.kind === 'source') return 'text';
+  if (e.kind === 'field') return fieldDef(e.field).type;
   return CATALOGUE[e.table].columns[e.column]!.type;
 }
 
 function valueSql(e: ValueExpr): string {
   if (e.kind === 'index') return 's.idx';
   if (e.kind === 'source') return SOURCE[e.column].sql;
+  if (e.kind === 'field') return fieldDef(e.field).sql;
   return CATALOGUE[e.table].columns[e.column]!.sql;
 }
 
@@ -317,7 +352,6 @@ function aggregateSql(func: AggregateFunc, v: string): string {
 
 /** The statement of one query (exported for tests that read the SQL). */
 export function compileQuery(q: CompiledInput, scope: { teamId: string; userId: string }, w: Window) {
-  const table = CATALOGUE[q.table];
   // Row values the outer query reads: the group keys g<i>, the selected or aggregated values v<j>.
   const groups = q.groupBy.map(groupSql);
   const values: string[] = [];
@@ -343,8 +377,7 @@ export function compileQuery(q: CompiledInput, scope: { teamId: string; userId: 
     ...values.map((v, i) => `${v} as v${i}`),
   ].join(', ');
   const fmtTs = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
-  const dayBefore = new Date(w.start.getTime() - 2 * 86_400_000).toISOString().slice(0, 10);
-  const dayAfter = new Date(w.end.getTime() + 2 * 86_400_000).toISOString().slice(0, 10);
+  const rows = q.source.kind === 'summary' ? summaryRows(q.source.table, scope, w) : sampleRows(q.source.resource, scope, w);
   const select = sql.raw(columns.map((c, i) => `${c} as c${i}`).join(', '));
   const groupKeys = q.groupBy.map((_, i) => `r.g${i}`).join(', ');
   const tail = grouped
@@ -354,31 +387,66 @@ export function compileQuery(q: CompiledInput, scope: { teamId: string; userId: 
       : sql.raw('order by r.idx');
   return sql`
     select ${select} from (
-      select ${sql.raw(inner)} from (
-        select ${sql.raw(table.index)} as idx, s.* from wearable_summaries s
-        where s.team_id = ${scope.teamId}::uuid and s.user_id = ${scope.userId}::uuid and s.resource = ${table.resource}
-          ${table.byCalendarDate ? sql`and s.calendar_date between ${dayBefore}::date and ${dayAfter}::date` : sql``}
-      ) s
+      select ${sql.raw(inner)} from (${rows}) s
       where s.idx >= ${fmtTs(w.start)}::timestamp and s.idx < ${fmtTs(w.end)}::timestamp
     ) r
     ${tail}
     limit ${MAX_RESULT_ROWS + 1}`;
 }
 
-export class TooManyRows extends Error {}
+/** The summary rows of one table that may fall in the window (calendar dates bound the index scan), with their index. */
+function summaryRows(name: TableName, scope: { teamId: string; userId: string }, w: Window) {
+  const table = CATALOGUE[name];
+  const dayBefore = new Date(w.start.getTime() - 2 * 86_400_000).toISOString().slice(0, 10);
+  const dayAfter = new Date(w.end.getTime() + 2 * 86_400_000).toISOString().slice(0, 10);
+  return sql`
+    select ${sql.raw(table.index)} as idx, s.* from wearable_summaries s
+    where s.team_id = ${scope.teamId}::uuid and s.user_id = ${scope.userId}::uuid and s.resource = ${table.resource}
+      ${table.byCalendarDate ? sql`and s.calendar_date between ${dayBefore}::date and ${dayAfter}::date` : sql``}`;
+}
+
+/**
+ * The samples of one resource that may fall in the window (UTC instants a day either side: offsets are
+ * under a day), with their local-time index. Samples carry no team: the route has checked that the user
+ * is the caller team's.
+ */
+function sampleRows(resource: string, scope: { userId: string }, w: Window) {
+  const from = new Date(w.start.getTime() - 86_400_000).toISOString();
+  const to = new Date(w.end.getTime() + 86_400_000).toISOString();
+  return sql`
+    select (w."timestamp" at time zone 'UTC') + make_interval(secs => coalesce(w.timezone_offset, 0)) as idx, w.* from wearable_samples w
+    where w.user_id = ${scope.userId}::uuid and w.resource = ${resource}
+      and w."timestamp" >= ${from}::timestamptz and w."timestamp" < ${to}::timestamptz`;
+}
+
+/** A query the caller must narrow: too many result rows, or over the statement timeout. */
+export class QueryTooLarge extends Error {}
+
+/** No query runs longer than this (then it is refused, not waited for). */
+export const QUERY_TIMEOUT_MS = 5_000;
 
 /** Runs one query: the result table, column-oriented (name → values). */
 export async function runAggregateQuery(
-  db: DbOrTx,
+  db: Db,
   q: CompiledInput,
   scope: { teamId: string; userId: string },
   w: Window,
 ): Promise<Record<string, unknown[]>> {
-  const rows = await db.execute<Record<string, unknown>>(compileQuery(q, scope, w));
-  if (rows.length > MAX_RESULT_ROWS) throw new TooManyRows(`the result has more than ${MAX_RESULT_ROWS} rows`);
+  let rows: Record<string, unknown>[];
+  try {
+    rows = await db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local statement_timeout = ${QUERY_TIMEOUT_MS}`));
+      return [...(await tx.execute<Record<string, unknown>>(compileQuery(q, scope, w)))];
+    });
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+    if (code === '57014') throw new QueryTooLarge(`the query ran longer than ${QUERY_TIMEOUT_MS / 1000} s`);
+    throw err;
+  }
+  if (rows.length > MAX_RESULT_ROWS) throw new QueryTooLarge(`the result has more than ${MAX_RESULT_ROWS} rows`);
   const table: Record<string, unknown[]> = {};
   q.select.forEach(({ name }, i) => {
-    table[name] = [...rows].map((r) => normalise(r[`c${i}`]));
+    table[name] = rows.map((r) => normalise(r[`c${i}`]));
   });
   return table;
 }

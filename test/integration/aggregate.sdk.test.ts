@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Vital, type VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertSummaries } from '../../db/queries/wearables.js';
-import type { SummaryRecord } from '../../domain/wearables/adapter.js';
+import { ensureSamplePartitions, upsertSamples, upsertSummaries } from '../../db/queries/wearables.js';
+import type { SampleRecord, SummaryRecord } from '../../domain/wearables/adapter.js';
 import { http, newTeam, sdkFor, startTestStack, type TestStack } from '../support/harness.js';
 
 /**
@@ -25,6 +25,10 @@ interface Night { day: string; provider: string; duration: number; deep: number;
 const nights: Night[] = [];
 interface Day { day: string; steps: number; high: number }
 const activity: Day[] = [];
+const heartRate: SampleRecord[] = [];
+const steps: SampleRecord[] = [];
+/** A sample's local calendar day. */
+const localDay = (x: SampleRecord) => new Date(x.timestamp.getTime() + OFFSET * 1000).toISOString().slice(0, 10);
 
 function sleepRecord(n: Night): SummaryRecord {
   const stop = new Date(`${n.day}T06:30:00Z`);
@@ -85,6 +89,15 @@ beforeAll(async () => {
     await upsertSummaries(stack.db.db, owner, nights.filter((n) => n.provider === provider).map(sleepRecord));
   }
   await upsertSummaries(stack.db.db, { teamId: team.teamId, userId, connectionId: null, provider: 'oura' }, activity.map(activityRecord));
+  // Heart rate every 10 minutes and hourly steps, 2024-03-04 00:00Z … 2024-03-07 00:00Z (local time is an hour on).
+  await ensureSamplePartitions(stack.db.db, new Date('2024-03-01T00:00:00Z'), new Date('2024-03-31T00:00:00Z'));
+  for (let t = Date.parse('2024-03-04T00:00:00Z'); t < Date.parse('2024-03-07T00:00:00Z'); t += 600_000) {
+    heartRate.push({ resource: 'heartrate', timestamp: new Date(t), value: 50 + Math.round(rand(t / 600_000) * 60), unit: 'bpm', sourceType: 'ring', timezoneOffset: OFFSET });
+    if (t % 3_600_000 === 0) {
+      steps.push({ resource: 'steps', timestamp: new Date(t), end: new Date(t + 3_600_000), value: Math.round(rand(t / 3_600_000 + 7) * 900), unit: 'count', sourceType: 'ring', timezoneOffset: OFFSET });
+    }
+  }
+  await upsertSamples(stack.db.db, userId, 'oura', [...heartRate, ...steps]);
   // An activity day in February and one in April: outside March, they must not count.
   await upsertSummaries(stack.db.db, { teamId: team.teamId, userId, connectionId: null, provider: 'oura' }, [
     activityRecord({ day: '2024-02-29', steps: 99_999, high: 0 }), activityRecord({ day: '2024-04-01', steps: 99_999, high: 0 }),
@@ -184,6 +197,38 @@ describe('aggregate.queryOne through the SDK', () => {
     expect(types!['count.duration_second']).toEqual([...byType.values()].map((ns) => ns.length));
   });
 
+  it('timeseries: daily heart rate and steps by local day, sample durations, raw samples', async () => {
+    const res = await client.aggregate.queryOne(userId, {
+      timeframe: relative('2024-03-06', 2, 'day'),
+      queries: [
+        {
+          select: [{ groupKey: 0 }, { arg: { timeseries: 'heartrate', field: 'value' }, func: 'mean' }, { arg: { timeseries: 'heartrate', field: 'value' }, func: 'max' }, { arg: { index: 'timeseries' }, func: 'count' }],
+          groupBy: [{ dateTrunc: { unit: 'day' }, arg: { index: 'timeseries' } }],
+        },
+        {
+          select: [{ groupKey: 0 }, { arg: { timeseries: 'steps', field: 'value' }, func: 'sum' }, { arg: { timeseries: 'steps', field: 'duration' }, func: 'sum' }],
+          groupBy: [{ dateTrunc: { unit: 'day' }, arg: { index: 'timeseries' } }],
+        },
+        { select: [{ index: 'timeseries' }, { timeseries: 'steps', field: 'value' }, { source: 'source_provider' }] },
+      ],
+    });
+    const [hr, daily, raw] = res.results.map((r) => r.table);
+    const days = ['2024-03-05', '2024-03-06'];
+    const hrByDay = days.map((d) => heartRate.filter((x) => localDay(x) === d).map((x) => x.value));
+    expect(hr!['group_key.0']).toEqual(days.map((d) => `${d}T00:00:00`));
+    hrByDay.forEach((xs, i) => {
+      expect(hr!['mean.value']![i]).toBeCloseTo(mean(xs), 6);
+      expect(hr!['max.value']![i]).toBe(Math.max(...xs));
+      expect(hr!['count.index']![i]).toBe(xs.length);
+    });
+    expect(daily!['sum.value']).toEqual(days.map((d) => steps.filter((x) => localDay(x) === d).reduce((a, x) => a + x.value, 0)));
+    expect(daily!['sum.duration']).toEqual(days.map((d) => steps.filter((x) => localDay(x) === d).length * 3600));
+    const inWindow = steps.filter((x) => days.includes(localDay(x)));
+    expect(raw!.index).toEqual(inWindow.map((x) => new Date(x.timestamp.getTime() + OFFSET * 1000).toISOString().slice(0, 19)));
+    expect(raw!.value).toEqual(inWindow.map((x) => x.value));
+    expect(new Set(raw!.source_provider)).toEqual(new Set(['oura']));
+  });
+
   it('answers empty tables where nothing was stored, and an absolute timeframe over plain HTTP', async () => {
     const empty = await client.aggregate.queryOne(userId, {
       timeframe: relative('2023-06-30', 1, 'month'),
@@ -234,7 +279,12 @@ describe('aggregate.queryOne through the SDK', () => {
       ['group key without group_by', q({ select: [{ group_key: '*' }, sleepMean] }), /needs a group_by/],
       ['two date_truncs', q({ select: [sleepMean], group_by: [{ date_trunc: { unit: 'day' }, arg: { index: 'sleep' } }, { date_trunc: { unit: 'week' }, arg: { index: 'sleep' } }] }), /at most one date_trunc/],
       ['huge bucket', q({ select: [sleepMean], group_by: [{ date_trunc: { value: 1e9, unit: 'day' }, arg: { index: 'sleep' } }] }), /1 to 1000/],
-      ['timeseries', q({ select: [{ arg: { timeseries: 'heartrate', field: 'value' }, func: 'mean' }] }), /timeseries columns are not supported/],
+      ['blood pressure', q({ select: [{ arg: { timeseries: 'blood_pressure', field: 'systolic' }, func: 'mean' }] }), /blood_pressure is not supported/],
+      ['unstored field', q({ select: [{ arg: { timeseries: 'heartrate', field: 'source_sport' }, func: 'count' }] }), /heartrate\.source_sport is not supported/],
+      ['duration of an instant', q({ select: [{ arg: { timeseries: 'heartrate', field: 'duration' }, func: 'sum' }] }), /heartrate\.duration is not supported/],
+      ['timeseries and sleep', q({ select: [{ arg: { timeseries: 'heartrate', field: 'value' }, func: 'mean' }, sleepMean] }), /one table/],
+      ['timeseries index alone', q({ select: [{ index: 'timeseries' }] }), /needs a \{/],
+      ['timeseries over a year', { timeframe: { ...tf, past: { value: 2, unit: 'year' } }, queries: [{ select: [{ timeseries: 'steps', field: 'value' }] }] }, /at most 400 days/],
       ['value macro', q({ select: [{ arg: { value_macro: 'sleep_score', version: 'automatic' }, func: 'mean' }] }), /value macros \(sleep_score\)/],
       ['where clause', q({ select: [sleepMean], where: 'score > 70' }), /where clauses are not supported/],
       ['duplicate column', q({ select: [sleepMean, sleepMean] }), /already has a column mean\.duration_second/],

@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Db } from '../../../db/client.js';
-import { TooManyRows, runAggregateQuery } from '../../../db/queries/aggregate.js';
+import { QueryTooLarge, runAggregateQuery } from '../../../db/queries/aggregate.js';
 import type { AppEnv } from '../../env.js';
 import { HttpError, ValidationError } from '../../errors.js';
 import { parse, parseJsonBody, parseQuery as parseSearch, pathString, queryInt4, text } from '../../validation.js';
 import { requireTeamUser, userIdParam } from '../vitals/query.js';
-import { MAX_QUERIES, checkConfig, parseQuery, parseTimeframe } from './parse.js';
+import { MAX_QUERIES, checkConfig, checkTimeseriesWindow, parseQuery, parseTimeframe } from './parse.js';
 
 /**
  * /aggregate/v1 (SDK `aggregate.*`): the query language over the user's stored summaries
@@ -30,6 +30,7 @@ export function aggregateRoutes({ db }: { db: Db }) {
     const body = await parseJsonBody(c, batchBody);
     const window = parseTimeframe(body.timeframe);
     const queries = body.queries.map((q, i) => parseQuery(q, i));
+    checkTimeseriesWindow(queries, window);
     checkConfig(body.config);
     const teamId = c.get('teamId');
     await requireTeamUser(db, teamId, userId);
@@ -38,7 +39,7 @@ export function aggregateRoutes({ db }: { db: Db }) {
       try {
         results.push({ table: await runAggregateQuery(db, q, { teamId, userId }, window) });
       } catch (err) {
-        if (err instanceof TooManyRows) {
+        if (err instanceof QueryTooLarge) {
           throw new ValidationError([{ loc: ['body', 'queries', i], msg: `${err.message}: narrow the timeframe or group the rows`, type: 'value_error' }]);
         }
         throw err;

@@ -2,6 +2,11 @@ import {
   AGGREGATE_FUNCS,
   CATALOGUE,
   DATE_PARTS,
+  DISCRETE_TIMESERIES,
+  INTERVAL_TIMESERIES,
+  MAX_TIMESERIES_WINDOW_DAYS,
+  TIMESERIES_FIELDS,
+  UNSUPPORTED_TIMESERIES_FIELDS,
   FUNC_TYPES,
   PERIOD_UNITS,
   TABLES,
@@ -11,6 +16,7 @@ import {
   type DatePart,
   type GroupExpr,
   type PeriodUnit,
+  type QuerySource,
   type SelectItem,
   type TableName,
   type ValueExpr,
@@ -109,6 +115,13 @@ function period(v: unknown, loc: Loc, max: number): { value: number; unit: Perio
   return { value, unit };
 }
 
+/** Timeseries queries cover a shorter window (minute data add up). */
+export function checkTimeseriesWindow(queries: CompiledInput[], w: Window) {
+  if (queries.some((q) => q.source.kind === 'timeseries') && w.end.getTime() - w.start.getTime() > MAX_TIMESERIES_WINDOW_DAYS * 86_400_000) {
+    fail(['timeframe'], `a batch with timeseries queries covers at most ${MAX_TIMESERIES_WINDOW_DAYS} days`);
+  }
+}
+
 /** The query's window [start, end) in local time. */
 export function parseTimeframe(v: unknown): Window {
   const loc = ['timeframe'];
@@ -151,7 +164,26 @@ function refuseUnsupported(o: Record<string, unknown>, loc: Loc) {
   if ('value_macro' in o) {
     fail(loc, `value macros (${typeof o.value_macro === 'string' ? o.value_macro : 'value_macro'}) are not supported by this service: select summary columns`, o);
   }
-  if ('timeseries' in o) fail(loc, `timeseries columns are not supported by this service: only the summary tables ${SUPPORTED_TABLES}`, o);
+}
+
+const TIMESERIES: readonly string[] = [...DISCRETE_TIMESERIES, ...INTERVAL_TIMESERIES];
+
+/** `{"timeseries": <resource>, "field": <field>}`. */
+function timeseriesField(o: Record<string, unknown>, loc: Loc): ValueExpr {
+  keys(o, loc, ['timeseries', 'field']);
+  const resource = o.timeseries;
+  if (resource === 'blood_pressure' || resource === 'note') {
+    fail([...loc, 'timeseries'], `timeseries ${resource} is not supported: its ${resource === 'note' ? 'text is' : 'diastolic values are'} not stored`, resource);
+  }
+  if (typeof resource !== 'string' || !TIMESERIES.includes(resource)) fail([...loc, 'timeseries'], `unknown timeseries ${String(resource).slice(0, 64)}`, resource);
+  const field = o.field;
+  if (typeof field !== 'string') fail([...loc, 'field'], 'must be a timeseries field name', field);
+  const interval = (INTERVAL_TIMESERIES as readonly string[]).includes(resource);
+  if (field in TIMESERIES_FIELDS || (field === 'duration' && interval)) return { kind: 'field', resource, field };
+  if (UNSUPPORTED_TIMESERIES_FIELDS.includes(field) || field === 'duration') {
+    fail([...loc, 'field'], `field ${resource}.${field} is not supported: the stored ${resource} samples do not carry it`, field);
+  }
+  fail([...loc, 'field'], `unknown field ${resource}.${field.slice(0, 64)}`, field);
 }
 
 function column(o: Record<string, unknown>, table: TableName, loc: Loc): ValueExpr {
@@ -168,8 +200,7 @@ function column(o: Record<string, unknown>, table: TableName, loc: Loc): ValueEx
 
 function index(o: Record<string, unknown>, loc: Loc): ValueExpr {
   keys(o, loc, ['index']);
-  if (o.index === 'timeseries') fail([...loc, 'index'], `the timeseries index is not supported by this service: only ${SUPPORTED_TABLES}`, o.index);
-  return { kind: 'index', table: oneOf(o.index, TABLES, [...loc, 'index'], 'index') };
+  return { kind: 'index', table: oneOf(o.index, [...TABLES, 'timeseries'] as const, [...loc, 'index'], 'index') };
 }
 
 function source(o: Record<string, unknown>, loc: Loc): ValueExpr {
@@ -187,16 +218,16 @@ function value(v: unknown, loc: Loc, what: string): ValueExpr {
   refuseUnsupported(o, loc);
   const table = tableOf(o);
   if (table) return column(o, table, loc);
+  if ('timeseries' in o) return timeseriesField(o, loc);
   if ('index' in o) return index(o, loc);
   if ('source' in o) return source(o, loc);
   fail(loc, `${what} must be a column ({"sleep": "duration_second"}), an index ({"index": "sleep"}) or a source column ({"source": "source_provider"})`, o);
 }
 
-function indexArg(v: unknown, loc: Loc): TableName {
+function indexArg(v: unknown, loc: Loc): string {
   const o = object(v, loc, 'arg');
   if ('placeholder' in o) fail(loc, 'a placeholder argument belongs to a continuous query, and this service has none: use {"index": "<table>"}', o);
-  const e = index(o, loc);
-  return (e as { table: TableName }).table;
+  return sourceKey(index(o, loc))!;
 }
 
 type RawSelect = SelectItem | { kind: 'group_keys_all' };
@@ -223,7 +254,7 @@ function selectItem(v: unknown, loc: Loc): RawSelect {
   return value(o, loc, 'a select item');
 }
 
-function groupItem(v: unknown, loc: Loc, tables: Set<TableName>): GroupExpr {
+function groupItem(v: unknown, loc: Loc, tables: Set<string>): GroupExpr {
   const o = object(v, loc, 'a group_by item');
   if ('date_trunc' in o) {
     keys(o, loc, ['date_trunc', 'arg']);
@@ -245,10 +276,28 @@ function nameOf(item: SelectItem): string {
   if (item.kind === 'group_key') return `group_key.${item.key}`;
   if (item.kind === 'aggregate') return `${item.func}.${nameOf(item.arg)}`;
   if (item.kind === 'index') return 'index';
+  if (item.kind === 'field') return item.field;
   return item.column;
 }
 
-const tableOfValue = (e: ValueExpr) => (e.kind === 'source' ? undefined : e.table);
+/** What an expression reads: a summary table, `timeseries:<resource>`, `timeseries` (the index of the query's resource), or nothing. */
+function sourceKey(e: ValueExpr): string | undefined {
+  if (e.kind === 'source') return undefined;
+  if (e.kind === 'field') return `timeseries:${e.resource}`;
+  return e.table;
+}
+const tableOfValue = sourceKey;
+
+function resolveSource(keys: Set<string>, loc: Loc): QuerySource {
+  const named = [...keys].filter((k) => k !== 'timeseries');
+  if (named.length > 1) fail(loc, `a query reads one table; this one names ${named.map((k) => k.replace('timeseries:', 'timeseries ')).join(' and ')}`);
+  const key = named[0];
+  if (keys.has('timeseries') && !key?.startsWith('timeseries:')) {
+    fail(loc, key ? `the timeseries index does not go with the ${key} table` : 'the timeseries index needs a {"timeseries": …, "field": …} expression naming the resource');
+  }
+  if (!key) fail(loc, `the query names no table: select a column or an index of ${SUPPORTED_TABLES}, or a timeseries field`);
+  return key.startsWith('timeseries:') ? { kind: 'timeseries', resource: key.slice('timeseries:'.length) } : { kind: 'summary', table: key as TableName };
+}
 
 /** One query of the batch, checked: one table, group keys in range, select consistent with group_by. */
 export function parseQuery(v: unknown, i: number): CompiledInput {
@@ -265,7 +314,7 @@ export function parseQuery(v: unknown, i: number): CompiledInput {
   const groupByRaw = o.group_by ?? [];
   if (!Array.isArray(groupByRaw) || groupByRaw.length > MAX_GROUP_BY) fail([...loc, 'group_by'], `must be a list of at most ${MAX_GROUP_BY} expressions`, o.group_by);
 
-  const tables = new Set<TableName>();
+  const tables = new Set<string>();
   const groupBy = groupByRaw.map((g, j) => groupItem(g, [...loc, 'group_by', j], tables));
   if (groupBy.filter((g) => g.kind === 'date_trunc').length > 1) fail([...loc, 'group_by'], 'a query may have at most one date_trunc');
   for (const g of groupBy) {
@@ -286,9 +335,7 @@ export function parseQuery(v: unknown, i: number): CompiledInput {
     if (t) tables.add(t);
     select.push({ name: nameOf(item), item });
   });
-  if (tables.size > 1) fail(loc, `a query reads one table; this one names ${[...tables].join(' and ')}`);
-  const table = [...tables][0];
-  if (!table) fail(loc, `the query names no table: select a column or an index of ${SUPPORTED_TABLES}`);
+  const source = resolveSource(tables, loc);
 
   const aggregated = select.some((s) => s.item.kind === 'aggregate');
   select.forEach(({ item }, j) => {
@@ -301,7 +348,7 @@ export function parseQuery(v: unknown, i: number): CompiledInput {
     if (seen.has(name)) fail([...loc, 'select', j], `the result already has a column ${name}`);
     seen.add(name);
   });
-  return { table, select, groupBy };
+  return { source, select, groupBy };
 }
 
 /** `config`: accepted when it asks for nothing this service cannot do. */
