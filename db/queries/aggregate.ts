@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.js';
 
 /**
@@ -276,6 +276,13 @@ export type ValueExpr =
 export type GroupExpr = ValueExpr | { kind: 'date_trunc'; value: number; unit: PeriodUnit } | { kind: 'date_part'; part: DatePart };
 export type SelectItem = ValueExpr | { kind: 'aggregate'; func: AggregateFunc; arg: ValueExpr } | { kind: 'group_key'; key: number };
 
+/** A WHERE clause, checked: comparisons of row values with each other or with literals of their type. */
+export type WhereOperand = { kind: 'value'; expr: ValueExpr } | { kind: 'literal'; type: ColType; value: number | string | boolean } | { kind: 'null' };
+export type WhereNode =
+  | { op: 'and' | 'or'; left: WhereNode; right: WhereNode }
+  | { op: 'not'; arg: WhereNode }
+  | { op: 'cmp'; cmp: '=' | '!=' | '<' | '<=' | '>' | '>='; left: WhereOperand; right: WhereOperand };
+
 /** What a query reads: one summary table, or one timeseries resource. */
 export type QuerySource = { kind: 'summary'; table: TableName } | { kind: 'timeseries'; resource: string };
 
@@ -284,6 +291,7 @@ export interface CompiledInput {
   source: QuerySource;
   select: { name: string; item: SelectItem }[];
   groupBy: GroupExpr[];
+  where?: WhereNode;
 }
 
 /** A query's window in local wall-clock time: [start, end). */
@@ -327,6 +335,25 @@ function groupSql(g: GroupExpr): { sql: string; type: ColType } {
     return { sql: `extract(${field} from s.idx)::int`, type: 'number' };
   }
   return { sql: valueSql(g), type: valueType(g) };
+}
+
+function operandSql(o: WhereOperand) {
+  if (o.kind === 'value') return sql.raw(valueSql(o.expr));
+  if (o.kind === 'null') return sql`null`;
+  // Literals are bound parameters, cast to the column's type.
+  const cast = { number: 'float8', text: 'text', bool: 'boolean', timestamp: 'timestamp', date: 'date' }[o.type];
+  return sql`${o.value}::${sql.raw(cast)}`;
+}
+
+/** A checked WHERE clause as SQL (a comparison with NULL is `is [not] null`; the parser allows only = and != there). */
+function whereSql(n: WhereNode): SQL {
+  if (n.op === 'cmp') {
+    const nullSide = n.left.kind === 'null' ? n.right : n.right.kind === 'null' ? n.left : undefined;
+    if (nullSide) return sql`(${operandSql(nullSide)} ${sql.raw(n.cmp === '=' ? 'is null' : 'is not null')})`;
+    return sql`(${operandSql(n.left)} ${sql.raw(n.cmp === '!=' ? '<>' : n.cmp)} ${operandSql(n.right)})`;
+  }
+  if (n.op === 'not') return sql`(not ${whereSql(n.arg)})`;
+  return sql`(${whereSql(n.left)} ${sql.raw(n.op)} ${whereSql(n.right)})`;
 }
 
 /** The SQL of a result column of this type, as JSON wants it. */
@@ -388,7 +415,7 @@ export function compileQuery(q: CompiledInput, scope: { teamId: string; userId: 
   return sql`
     select ${select} from (
       select ${sql.raw(inner)} from (${rows}) s
-      where s.idx >= ${fmtTs(w.start)}::timestamp and s.idx < ${fmtTs(w.end)}::timestamp
+      where s.idx >= ${fmtTs(w.start)}::timestamp and s.idx < ${fmtTs(w.end)}::timestamp ${q.where ? sql`and ${whereSql(q.where)}` : sql``}
     ) r
     ${tail}
     limit ${MAX_RESULT_ROWS + 1}`;

@@ -197,6 +197,23 @@ describe('aggregate.queryOne through the SDK', () => {
     expect(types!['count.duration_second']).toEqual([...byType.values()].map((ns) => ns.length));
   });
 
+  it('where: filters rows before grouping (numbers, strings, timestamps, NOT/AND/OR, null)', async () => {
+    const res = await client.aggregate.queryOne(userId, {
+      timeframe: MARCH,
+      queries: [
+        { select: [{ arg: { sleep: 'duration_second' }, func: 'sum' }, { arg: { sleep: 'id' }, func: 'count' }], where: "type = 'long_sleep' and duration_second >= 25000" },
+        { select: [{ arg: { sleep: 'id' }, func: 'count' }], where: "sleep.session_end < '2024-03-11' AND NOT (source_provider = 'fitbit' or score > 80)" },
+        { select: [{ arg: { sleep: 'id' }, func: 'count' }], where: 'skin_temperature = null or latency_second != 600' },
+      ],
+    });
+    const [long, early, nulls] = res.results.map((r) => r.table);
+    const longOnes = nights.filter((n) => n.type === 'long_sleep' && n.duration >= 25000);
+    expect(long!['sum.duration_second']).toEqual([longOnes.reduce((a, n) => a + n.duration, 0)]);
+    expect(long!['count.id']).toEqual([longOnes.length]);
+    expect(early!['count.id']).toEqual([nights.filter((n) => n.day < '2024-03-11' && !(n.provider === 'fitbit' || n.score > 80)).length]);
+    expect(nulls!['count.id']).toEqual([nights.length]); // no night has a skin temperature
+  });
+
   it('timeseries: daily heart rate and steps by local day, sample durations, raw samples', async () => {
     const res = await client.aggregate.queryOne(userId, {
       timeframe: relative('2024-03-06', 2, 'day'),
@@ -286,7 +303,14 @@ describe('aggregate.queryOne through the SDK', () => {
       ['timeseries index alone', q({ select: [{ index: 'timeseries' }] }), /needs a \{/],
       ['timeseries over a year', { timeframe: { ...tf, past: { value: 2, unit: 'year' } }, queries: [{ select: [{ timeseries: 'steps', field: 'value' }] }] }, /at most 400 days/],
       ['value macro', q({ select: [{ arg: { value_macro: 'sleep_score', version: 'automatic' }, func: 'mean' }] }), /value macros \(sleep_score\)/],
-      ['where clause', q({ select: [sleepMean], where: 'score > 70' }), /where clauses are not supported/],
+      ['where: text against a number', q({ select: [sleepMean], where: "score > 'high'" }), /cannot compare a number with a text/],
+      ['where: unknown column', q({ select: [sleepMean], where: 'snoring = 1' }), /unknown column sleep\.snoring/],
+      ['where: another table', q({ select: [sleepMean], where: 'activity.steps > 1' }), /not a column of the query's table sleep/],
+      ['where: unfinished', q({ select: [sleepMean], where: 'score >' }), /expected a column or a value at the end/],
+      ['where: junk', q({ select: [sleepMean], where: 'score > 1; drop table users' }), /cannot read the where clause/],
+      ['where: bad date', q({ select: [sleepMean], where: "session_end < '2024-02-30'" }), /must be a date/],
+      ['where: null ordering', q({ select: [sleepMean], where: 'score < null' }), /null compares only with = or !=/],
+      ['where: too deep', q({ select: [sleepMean], where: `${'('.repeat(40)}score > 1${')'.repeat(40)}` }), /nested deeper than 32/],
       ['duplicate column', q({ select: [sleepMean, sleepMean] }), /already has a column mean\.duration_second/],
       ['empty select', q({ select: [] }), /1 to 64/],
       ['select not a list', q({ select: 'duration' }), /1 to 64/],

@@ -442,6 +442,7 @@ const aggregateBody = {
   queries: [{
     select: [{ group_key: 0 }, { arg: { sleep: 'duration_second' }, func: 'mean' }],
     group_by: [{ date_trunc: { value: 1, unit: 'week' }, arg: { index: 'sleep' } }],
+    where: "duration_second > 0 and type = 'long_sleep'",
   }],
 };
 const insuranceBody = {

@@ -73,6 +73,25 @@ describe('aggregation queries', () => {
     expect(refusal(() => parseQuery({ select: [{ group_key: 3 }], group_by: [{ sleep: 'type' }] }, 0))).toMatch(/names no group_by/);
     expect(refusal(() => parseQuery({ select: [{ index: 'timeseries' }, { sleep: 'score' }] }, 0))).toMatch(/does not go with the sleep table/);
     expect(refusal(() => parseQuery({ select: [{ arg: { value_macro: 'chronotype' }, func: 'newest' }] }, 0))).toMatch(/value macros \(chronotype\)/);
-    expect(refusal(() => parseQuery({ select: [{ sleep: 'score' }], where: 'score > 1' }, 0))).toMatch(/where clauses are not supported/);
+    expect(refusal(() => parseQuery({ select: [{ sleep: 'score' }], where: 'score > 1 and' }, 0))).toMatch(/expected a column or a value/);
+    expect(refusal(() => parseQuery({ select: [{ sleep: 'score' }], where: 'wheelchair_use > true' }, 0))).toMatch(/unknown column sleep\.wheelchair_use/);
+    expect(refusal(() => parseQuery({ select: [{ activity: 'steps' }], where: 'wheelchair_use > true' }, 0))).toMatch(/bool values compare only with = or !=/);
+    expect(refusal(() => parseQuery({ select: [{ activity: 'steps' }], where: "date = '2024-01-01T10:00:00'" }, 0))).toMatch(/compare a date column with a date/);
+  });
+
+  it('reads where clauses with precedence NOT > AND > OR, literals bound as parameters', () => {
+    const q = parseQuery({ select: [{ sleep: 'score' }], where: "NOT score > 80 OR type = 'it''s' AND session_end >= '2024-03-01T06:00:00Z'" }, 0);
+    expect(q.where).toMatchObject({
+      op: 'or',
+      left: { op: 'not', arg: { op: 'cmp', cmp: '>', right: { kind: 'literal', type: 'number', value: 80 } } },
+      right: {
+        op: 'and',
+        left: { op: 'cmp', cmp: '=', right: { kind: 'literal', type: 'text', value: "it's" } },
+        right: { op: 'cmp', cmp: '>=', right: { kind: 'literal', type: 'timestamp', value: '2024-03-01 06:00:00.000' } },
+      },
+    });
+    const { sql, params } = new PgDialect().sqlToQuery(compileQuery(q, { teamId: 't', userId: 'u' }, { start: new Date(0), end: new Date(1) }));
+    expect(params).toEqual(expect.arrayContaining([80, "it's", '2024-03-01 06:00:00.000']));
+    expect(sql).not.toContain("it's");
   });
 });

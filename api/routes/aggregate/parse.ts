@@ -19,7 +19,10 @@ import {
   type QuerySource,
   type SelectItem,
   type TableName,
+  type ColType,
   type ValueExpr,
+  type WhereNode,
+  type WhereOperand,
   type Window,
 } from '../../../db/queries/aggregate.js';
 import { ValidationError } from '../../errors.js';
@@ -304,10 +307,7 @@ export function parseQuery(v: unknown, i: number): CompiledInput {
   const loc: Loc = ['queries', i];
   const o = object(v, loc, 'a query');
   keys(o, loc, ['select'], ['group_by', 'where']);
-  if (o.where !== undefined && o.where !== null) {
-    if (typeof o.where !== 'string') fail([...loc, 'where'], 'must be a string', o.where);
-    if (o.where.trim() !== '') fail([...loc, 'where'], 'where clauses are not supported by this service', o.where);
-  }
+  if (o.where !== undefined && o.where !== null && typeof o.where !== 'string') fail([...loc, 'where'], 'must be a string', o.where);
   if (!Array.isArray(o.select) || o.select.length === 0 || o.select.length > MAX_SELECT) {
     fail([...loc, 'select'], `must be a list of 1 to ${MAX_SELECT} expressions`, o.select);
   }
@@ -348,7 +348,8 @@ export function parseQuery(v: unknown, i: number): CompiledInput {
     if (seen.has(name)) fail([...loc, 'select', j], `the result already has a column ${name}`);
     seen.add(name);
   });
-  return { source, select, groupBy };
+  const where = typeof o.where === 'string' && o.where.trim() !== '' ? parseWhere(o.where, source, [...loc, 'where']) : undefined;
+  return { source, select, groupBy, ...(where ? { where } : {}) };
 }
 
 /** `config`: accepted when it asks for nothing this service cannot do. */
@@ -362,4 +363,154 @@ export function checkConfig(v: unknown) {
   if (overrides.length) {
     fail(['config', 'provider_priority_overrides'], 'provider prioritisation is not supported: every provider\'s summaries are read; group by {"source": "source_provider"} to tell them apart', overrides);
   }
+}
+
+// ---- WHERE ------------------------------------------------------------------------------------------
+
+export const MAX_WHERE_LENGTH = 2000;
+const MAX_WHERE_DEPTH = 32;
+type Token = { t: 'lp' | 'rp' | 'op' | 'str' | 'num' | 'id'; v: string };
+/** One token at a time (sticky, anchored, no nested quantifiers: linear). */
+const TOKEN = /\s*(?:(\()|(\))|(>=|<=|!=|<>|=|<|>)|'((?:[^']|'')*)'|(-?\d{1,30}(?:\.\d{1,30})?(?:[eE][+-]?\d{1,3})?)|([A-Za-z_][A-Za-z0-9_]{0,63}(?:\.[A-Za-z_][A-Za-z0-9_]{0,63})?))/y;
+
+function tokens(text: string, loc: Loc): Token[] {
+  const out: Token[] = [];
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < text.length) {
+    if (/^\s*$/.test(text.slice(TOKEN.lastIndex))) break;
+    const at = TOKEN.lastIndex;
+    const m = TOKEN.exec(text);
+    if (!m) fail(loc, `cannot read the where clause at character ${at + 1}: ${JSON.stringify(text.slice(at, at + 20))}`, text);
+    if (m[1]) out.push({ t: 'lp', v: '(' });
+    else if (m[2]) out.push({ t: 'rp', v: ')' });
+    else if (m[3]) out.push({ t: 'op', v: m[3] === '<>' ? '!=' : m[3] });
+    else if (m[4] !== undefined) out.push({ t: 'str', v: m[4].replace(/''/g, "'") });
+    else if (m[5]) out.push({ t: 'num', v: m[5] });
+    else out.push({ t: 'id', v: m[6]! });
+  }
+  return out;
+}
+
+/**
+ * The SDK's WHERE clause: comparisons (`>`, `>=`, `<`, `<=`, `=`, `!=`) of the query's columns (`score`,
+ * `sleep.score`; timeseries: `value`, `type`, …) with each other or with literals (numbers, 'strings',
+ * true, false, null), joined by NOT, AND, OR and parentheses. A string compared with a timestamp or date
+ * column is read as a date or date-time (local time, as the timeframe).
+ */
+export function parseWhere(text: string, source: QuerySource, loc: Loc): WhereNode {
+  if (text.length > MAX_WHERE_LENGTH) fail(loc, `must be at most ${MAX_WHERE_LENGTH} characters`, text);
+  const toks = tokens(text, loc);
+  let i = 0;
+  const peekWord = (w: string) => toks[i]?.t === 'id' && toks[i]!.v.toLowerCase() === w;
+  const expected = (what: string): never => fail(loc, `expected ${what} ${toks[i] ? `at "${toks[i]!.v.slice(0, 40)}"` : 'at the end'}`, text);
+
+  function operand(): WhereOperand {
+    const tok = toks[i++];
+    if (!tok) return expected('a column or a value');
+    if (tok.t === 'num') {
+      const n = Number(tok.v);
+      if (!Number.isFinite(n) || Math.abs(n) > 1e15) fail(loc, `number ${tok.v.slice(0, 40)} is out of range`, text);
+      return { kind: 'literal', type: 'number', value: n };
+    }
+    if (tok.t === 'str') return { kind: 'literal', type: 'text', value: tok.v };
+    if (tok.t !== 'id') { i--; return expected('a column or a value'); }
+    const word = tok.v.toLowerCase();
+    if (word === 'true' || word === 'false') return { kind: 'literal', type: 'bool', value: word === 'true' };
+    if (word === 'null') return { kind: 'null' };
+    return { kind: 'value', expr: whereColumn(tok.v, source, loc) };
+  }
+
+  function comparison(): WhereNode {
+    const left = operand();
+    const op = toks[i];
+    if (op?.t !== 'op') return expected('a comparison (=, !=, <, <=, >, >=)');
+    i++;
+    const right = operand();
+    return typedComparison(op.v as '=' | '!=' | '<' | '<=' | '>' | '>=', left, right, loc);
+  }
+
+  function unary(depth: number): WhereNode {
+    if (depth > MAX_WHERE_DEPTH) fail(loc, `is nested deeper than ${MAX_WHERE_DEPTH} levels`, text);
+    if (peekWord('not')) {
+      i++;
+      return { op: 'not', arg: unary(depth + 1) };
+    }
+    if (toks[i]?.t === 'lp') {
+      i++;
+      const inner = or(depth + 1);
+      if (toks[i]?.t !== 'rp') return expected('")"');
+      i++;
+      return inner;
+    }
+    return comparison();
+  }
+
+  function and(depth: number): WhereNode {
+    let node = unary(depth);
+    while (peekWord('and')) {
+      i++;
+      node = { op: 'and', left: node, right: unary(depth) };
+    }
+    return node;
+  }
+
+  function or(depth: number): WhereNode {
+    let node = and(depth);
+    while (peekWord('or')) {
+      i++;
+      node = { op: 'or', left: node, right: and(depth) };
+    }
+    return node;
+  }
+
+  const node = or(0);
+  if (i < toks.length) expected('AND, OR or the end');
+  return node;
+}
+
+function whereColumn(name: string, source: QuerySource, loc: Loc): ValueExpr {
+  const [a, b] = name.split('.') as [string, string | undefined];
+  if (source.kind === 'summary') {
+    const table = source.table;
+    if (b !== undefined && a !== table) fail(loc, `${name} is not a column of the query's table ${table}`);
+    const col = b ?? a;
+    const def = CATALOGUE[table];
+    if (col in def.columns) return { kind: 'column', table, column: col };
+    if (def.unsupported.includes(col)) fail(loc, `column ${table}.${col} is not supported: the stored ${table} summaries do not carry it`);
+    fail(loc, `unknown column ${table}.${col}`);
+  }
+  const resource = source.resource;
+  if (b !== undefined && a !== resource) fail(loc, `${name} is not a field of the query's timeseries ${resource}`);
+  const field = b ?? a;
+  const interval = (INTERVAL_TIMESERIES as readonly string[]).includes(resource);
+  if (field in TIMESERIES_FIELDS || (field === 'duration' && interval)) return { kind: 'field', resource, field };
+  fail(loc, `unknown or unsupported field ${resource}.${field}`);
+}
+
+const ORDERED: ColType[] = ['number', 'text', 'timestamp', 'date'];
+
+/** Both sides of a comparison of one type; a string literal becomes a date or time beside such a column. */
+function typedComparison(cmp: '=' | '!=' | '<' | '<=' | '>' | '>=', left: WhereOperand, right: WhereOperand, loc: Loc): WhereNode {
+  const typeOf = (o: WhereOperand) => (o.kind === 'value' ? valueType(o.expr) : o.kind === 'literal' ? o.type : undefined);
+  if (left.kind !== 'value' && right.kind !== 'value') fail(loc, 'a comparison needs a column on one side');
+  if (left.kind === 'null' || right.kind === 'null') {
+    if (cmp !== '=' && cmp !== '!=') fail(loc, 'null compares only with = or !=');
+    return { op: 'cmp', cmp, left, right };
+  }
+  const column = left.kind === 'value' ? left : (right as Extract<WhereOperand, { kind: 'value' }>);
+  const colType = valueType(column.expr);
+  const coerce = (o: WhereOperand): WhereOperand => {
+    if (o.kind !== 'literal' || o.type !== 'text' || (colType !== 'timestamp' && colType !== 'date')) return o;
+    const when = parseWhen(o.value, loc);
+    if (colType === 'date') {
+      if (!when.dateOnly) fail(loc, `compare a date column with a date (YYYY-mm-dd), not ${String(o.value).slice(0, 40)}`);
+      return { kind: 'literal', type: 'date', value: String(o.value) };
+    }
+    return { kind: 'literal', type: 'timestamp', value: when.at.toISOString().replace('T', ' ').replace('Z', '') };
+  };
+  const l = coerce(left);
+  const r = coerce(right);
+  if (typeOf(l) !== typeOf(r)) fail(loc, `cannot compare a ${typeOf(l)} with a ${typeOf(r)}`);
+  if (!ORDERED.includes(colType) && cmp !== '=' && cmp !== '!=') fail(loc, `${colType} values compare only with = or !=`);
+  return { op: 'cmp', cmp, left: l, right: r };
 }
