@@ -46,6 +46,7 @@ import { portalRoutes } from './routes/portal/index.js';
 import { userInfoRoutes } from './routes/users/info.js';
 import { teamSurfaceRoutes } from './routes/team/surface.js';
 import { dashboardRoutes } from './dashboard/index.js';
+import { aggregateRoutes } from './routes/aggregate/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -136,7 +137,8 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   app.use('/v2/*', auth);
   app.use('/v3/*', auth);
   app.use('/lab_report/*', auth);
-  for (const path of ['/v2/*', '/v3/*', '/lab_report/*']) app.use(path, limits.byTeam);
+  app.use('/aggregate/*', auth);
+  for (const path of ['/v2/*', '/v3/*', '/lab_report/*', '/aggregate/*']) app.use(path, limits.byTeam);
 
   // Before the order routes: POST /v3/order/resend_events must not be read as an order id.
   app.route('/', webhooksRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, secretBox, publicUrl }));
@@ -185,6 +187,9 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
       ...(parserSandboxJobLimit !== undefined ? { sandboxJobLimit: parserSandboxJobLimit } : {}),
     }),
   );
+
+  // The aggregation query language over stored summaries (SDK aggregate.*).
+  app.route('/aggregate/v1', aggregateRoutes({ db: db.db }));
 
   return app;
 }

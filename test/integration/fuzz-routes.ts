@@ -285,6 +285,20 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/portal/users/{user_id}/orders/{order_id}', auth: 'none', params: { user_id: 'uuid', order_id: 'uuid' }, query: { expires: 'int', signature: 'text' } },
   { method: 'GET', path: '/portal/sign-in', auth: 'none', query: { token: 'text' } },
   { method: 'GET', path: '/v2/summary/devices/{user_id}/raw', auth: 'team', params: { user_id: 'uuid' }, query: { provider: 'enum' } },
+  // aggregation (the query language over stored summaries; no continuous queries exist)
+  {
+    method: 'POST', path: '/aggregate/v1/user/{user_id}/query', auth: 'team', params: { user_id: 'uuid' },
+    body: {
+      'timeframe.type': 'enum', 'timeframe.anchor': 'when', 'timeframe.past.value': 'int', 'timeframe.past.unit': 'enum', queries: 'array',
+      'queries.0.select': 'array', 'queries.0.select.1.func': 'enum', 'queries.0.select.1.arg.sleep': 'enum',
+      'queries.0.group_by': 'array', 'queries.0.group_by.0.date_trunc.unit': 'enum', 'queries.0.group_by.0.date_trunc.value': 'int',
+      'queries.0.group_by.0.arg.index': 'enum', 'queries.0.where': 'text', 'config.provider_priority_overrides': 'array',
+    },
+  },
+  ...['result_table', 'task_history'].map((what): RouteSpec => ({
+    method: 'GET', path: `/aggregate/v1/user/{user_id}/continuous_query/{query_id_or_slug}/${what}`, auth: 'team',
+    params: { user_id: 'uuid', query_id_or_slug: 'pathString' }, ...(what === 'task_history' ? { query: { next_cursor: 'cursor', limit: 'int' } } : {}),
+  })),
   // the operations dashboard
   { method: 'GET', path: '/health', auth: 'none', accepts: true },
   { method: 'GET', path: '/dashboard/static/htmx.min.js', auth: 'none', accepts: true },
@@ -383,6 +397,7 @@ export function baseRequest(route: RouteSpec, f: Fixture): { params: Record<stri
     user_id: f.userId, client_user_id: f.clientUserId, order_id: crypto.randomUUID(), sample_id: 'FUZZ-0001', id: f.endpointId,
     job_id: crypto.randomUUID(), lab_test_id: f.labTestId, lab_id: String(f.labId), provider_id: f.providerId, transaction_id: crypto.randomUUID(),
     team_id: f.teamId, device_id: crypto.randomUUID(), provider: 'fitbit', oauth_provider: 'oura', action: 'cancel', n: '0', page: '1',
+    query_id_or_slug: 'weekly-sleep',
   };
   const p = route.path;
   if (p.startsWith('/dashboard/')) params.id = crypto.randomUUID();
@@ -442,11 +457,21 @@ export function baseRequest(route: RouteSpec, f: Fixture): { params: Record<stri
                                                                                     : p === '/dashboard/orders/{id}/{action}' ? {}
                                                                                       : p === '/dashboard/webhooks/endpoints/{id}/recover' ? { since: '2024-01-01T00:00:00Z' }
                                                                                         : p === '/dashboard/webhooks/replay' ? { team: f.teamId, since: '2024-01-01T00:00:00Z' }
+                                                                                          : p === '/aggregate/v1/user/{user_id}/query' ? aggregateBody
                                                                                           : route.form ? {}
                                                                                             : undefined;
   return { params, query, body };
 }
 
+/** Weekly mean sleep duration over January 2024: each fuzz request breaks it in one place. */
+const aggregateBody = {
+  timeframe: { type: 'relative', anchor: '2024-01-31', past: { value: 31, unit: 'day' } },
+  queries: [{
+    select: [{ group_key: 0 }, { arg: { sleep: 'duration_second' }, func: 'mean' }],
+    group_by: [{ date_trunc: { value: 1, unit: 'week' }, arg: { index: 'sleep' } }],
+    where: "duration_second > 0 and type = 'long_sleep'",
+  }],
+};
 const insuranceBody = {
   payor_code: 'AETNA', member_id: 'M123', relationship: 'Self',
   insured: { first_name: 'Jane', last_name: 'Doe', gender: 'female', address, dob: '1990-05-17', email: 'jane@example.com', phone_number: '+14155552671' },

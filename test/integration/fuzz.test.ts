@@ -181,6 +181,8 @@ describe('fuzz: every route, malformed requests', () => {
       // its users' wearable data
       ['GET', `/v2/timeseries/${o.userId}/heartrate?start_date=2024-01-01`], ['GET', `/v2/timeseries/${o.userId}/steps/grouped?start_date=2024-01-01`],
       ['GET', `/v2/summary/sleep/${o.userId}?start_date=2024-01-01`], ['GET', `/v2/summary/profile/${o.userId}`], ['GET', `/v2/summary/workouts/${o.userId}/raw?start_date=2024-01-01`],
+      ['POST', `/aggregate/v1/user/${o.userId}/query`, { timeframe: { type: 'relative', anchor: '2024-01-31', past: { value: 1, unit: 'year' } }, queries: [{ select: [{ sleep: 'id' }] }] }],
+      ['GET', `/aggregate/v1/user/${o.userId}/continuous_query/weekly-sleep/result_table`], ['GET', `/aggregate/v1/user/${o.userId}/continuous_query/weekly-sleep/task_history`],
     ];
     for (const [method, path, body] of attempts) {
       const res = await http(stack, method, path, { apiKey: team.apiKey, ...(body !== undefined ? { body } : {}) });
