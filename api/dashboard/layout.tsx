@@ -94,3 +94,21 @@ export const StatusBadge: FC<{ value: string | null | undefined }> = ({ value })
   const cls = /fail|error|cancel|lost|expired|disabled|terminated|timed/.test(v) ? 'bad' : /complete|deliver|approved|ok|running/.test(v) ? 'ok' : 'warn';
   return <span class={`badge ${cls}`}>{v}</span>;
 };
+
+/** A filter's drop-down: '' means any; options are values or [value, label] pairs. */
+export const Select: FC<{ name: string; label: string; options: readonly (string | [string, string])[]; value: string | undefined }> = (p) => (
+  <label>
+    {p.label}
+    <select name={p.name}>
+      <option value="">any</option>
+      {p.options.map((o) => {
+        const [v, l] = typeof o === 'string' ? [o, o] : o;
+        return (
+          <option value={v} selected={p.value === v}>
+            {l}
+          </option>
+        );
+      })}
+    </select>
+  </label>
+);

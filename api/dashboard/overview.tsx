@@ -5,7 +5,7 @@ import { parsingJobsPerDay } from '../../db/queries/dashboard/parsing.js';
 import { endpointAttemptStats } from '../../db/queries/dashboard/webhooks.js';
 import { BAD, BarRowsChart, GOOD, StackedDayChart, lastDays, toDaySeries, type BarRow } from './charts.js';
 import type { DashEnv, DashboardDeps } from './env.js';
-import { Layout } from './layout.js';
+import { Layout, Select } from './layout.js';
 import { listTeams } from '../../db/queries/teams.js';
 import { parseOr400, uuid } from './params.js';
 import { BASE } from './session.js';
@@ -62,15 +62,7 @@ export function overviewRoutes(deps: DashboardDeps) {
     return c.html(
       <Layout title="Overview" operator={c.get('operator')} section="overview">
         <form class="filters" method="get" action={`${BASE}/overview`}>
-          <label>
-            Team
-            <select name="team">
-              <option value="">all teams</option>
-              {teams.map((t) => (
-                <option value={t.id} selected={team === t.id}>{t.name}</option>
-              ))}
-            </select>
-          </label>
+          <Select name="team" label="Team" options={teams.map((t) => [t.id, t.name] as [string, string])} value={team} />
           <input type="hidden" name="days" value={String(days)} />
           <button type="submit">Show</button>
         </form>

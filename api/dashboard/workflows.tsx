@@ -10,7 +10,7 @@ import { labReportWorkflowType } from '../../workflows/lab-report/definitions.js
 import { userDeletionWorkflowType } from '../../workflows/user-deletion/definitions.js';
 import { webhookEndpointWorkflowType } from '../../workflows/webhooks/definitions.js';
 import type { DashEnv, DashboardDeps } from './env.js';
-import { Layout, StatusBadge, fmt } from './layout.js';
+import { Layout, Select, StatusBadge, fmt } from './layout.js';
 import { parseOr400, uuid } from './params.js';
 import { BASE } from './session.js';
 import { historySteps, workflowNow, type PendingActivity } from './temporal.js';
@@ -128,37 +128,13 @@ export function workflowRoutes(deps: DashboardDeps) {
               ))}
             </select>
           </label>
-          <label>
-            Workflow type
-            <select name="type">
-              <option value="">any</option>
-              {WORKFLOW_TYPES.map((t) => (
-                <option value={t} selected={q.type === t}>{t}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Team
-            <select name="team">
-              <option value="">any</option>
-              {teams.map((t) => (
-                <option value={t.id} selected={q.team === t.id}>{t.name}</option>
-              ))}
-            </select>
-          </label>
+          <Select name="type" label="Workflow type" options={WORKFLOW_TYPES} value={q.type} />
+          <Select name="team" label="Team" options={teams.map((t) => [t.id, t.name] as [string, string])} value={q.team} />
           <label>
             Status
             <input name="status" value={q.status ?? ''} placeholder="e.g. ordered, needs_review" size={14} />
           </label>
-          <label>
-            Collection method
-            <select name="method">
-              <option value="">any</option>
-              {COLLECTION_METHODS.map((m) => (
-                <option value={m} selected={q.method === m}>{m}</option>
-              ))}
-            </select>
-          </label>
+          <Select name="method" label="Collection method" options={COLLECTION_METHODS} value={q.method} />
           <label>
             User id
             <input name="user" value={q.user ?? ''} size={36} />

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-or
 import type { DbOrTx } from '../client.js';
 import type { BulkItemResult } from '../../domain/link/bulk.js';
 import { linkBulkOps, providerConnections, users } from '../schema/index.js';
+import type { ConnectionRow } from './connections.js';
 
 export type BulkOpRow = typeof linkBulkOps.$inferSelect;
 export type BulkOpType = BulkOpRow['type'];
@@ -79,12 +80,18 @@ export async function liveTeamUserIds(db: DbOrTx, teamId: string, userIds: strin
   return new Set(rows.map((r) => r.id));
 }
 
-import type { ConnectionRow } from './connections.js';
-
-/** The team's connections to a provider (of live users), optionally of some users only. */
-export async function teamProviderConnections(db: DbOrTx, teamId: string, provider: string, userIds?: string[]): Promise<ConnectionRow[]> {
-  if (userIds && !userIds.length) return [];
-  const rows = await db
+/**
+ * The team's connections to a provider (of live users), optionally of some users only; in id order after
+ * `afterId`, at most `limit` (an export page).
+ */
+export async function teamProviderConnections(
+  db: DbOrTx,
+  teamId: string,
+  provider: string,
+  options: { userIds?: string[] | undefined; afterId?: string | null; limit?: number } = {},
+): Promise<ConnectionRow[]> {
+  if (options.userIds && !options.userIds.length) return [];
+  const query = db
     .select({ connection: providerConnections })
     .from(providerConnections)
     .innerJoin(users, eq(users.id, providerConnections.userId))
@@ -93,9 +100,12 @@ export async function teamProviderConnections(db: DbOrTx, teamId: string, provid
         eq(users.teamId, teamId),
         isNull(users.deletedAt),
         eq(providerConnections.provider, provider),
-        userIds ? inArray(providerConnections.userId, userIds) : undefined,
+        options.userIds ? inArray(providerConnections.userId, options.userIds) : undefined,
+        options.afterId ? gt(providerConnections.id, options.afterId) : undefined,
       ),
-    );
+    )
+    .orderBy(asc(providerConnections.id));
+  const rows = options.limit ? await query.limit(options.limit) : await query;
   return rows.map((r) => r.connection);
 }
 
@@ -113,29 +123,4 @@ export async function pauseTeamConnections(db: DbOrTx, teamId: string, provider:
       ),
     )
     .returning();
-}
-
-/** A page of the team's connections to a provider for export, in id order after `afterId`. */
-export async function exportPage(
-  db: DbOrTx,
-  teamId: string,
-  provider: string,
-  options: { userIds?: string[]; afterId: string | null; limit: number },
-): Promise<ConnectionRow[]> {
-  const rows = await db
-    .select({ connection: providerConnections })
-    .from(providerConnections)
-    .innerJoin(users, eq(users.id, providerConnections.userId))
-    .where(
-      and(
-        eq(users.teamId, teamId),
-        isNull(users.deletedAt),
-        eq(providerConnections.provider, provider),
-        options.userIds ? inArray(providerConnections.userId, options.userIds) : undefined,
-        options.afterId ? gt(providerConnections.id, options.afterId) : undefined,
-      ),
-    )
-    .orderBy(asc(providerConnections.id))
-    .limit(options.limit);
-  return rows.map((r) => r.connection);
 }

@@ -1,7 +1,7 @@
 import type { FC } from 'hono/jsx';
 import type { OrderSearchRow } from '../../../db/queries/dashboard/orders.js';
 import { COLLECTION_METHODS, TOP_LEVEL_STATUSES } from '../../../domain/orders/status.js';
-import { StatusBadge, fmt } from '../layout.js';
+import { Select, StatusBadge, fmt } from '../layout.js';
 import { cursorOf } from '../params.js';
 import { BASE } from '../session.js';
 
@@ -14,23 +14,6 @@ export interface OrderFilters {
   to?: string | undefined;
   limit?: string | undefined;
 }
-
-const Select: FC<{ name: string; label: string; options: readonly (string | [string, string])[]; value: string | undefined }> = (p) => (
-  <label>
-    {p.label}
-    <select name={p.name}>
-      <option value="">any</option>
-      {p.options.map((o) => {
-        const [v, l] = typeof o === 'string' ? [o, o] : o;
-        return (
-          <option value={v} selected={p.value === v}>
-            {l}
-          </option>
-        );
-      })}
-    </select>
-  </label>
-);
 
 export const OrderSearchForm: FC<{ f: OrderFilters; teams: { id: string; name: string }[] }> = ({ f, teams }) => (
   <form class="filters" method="get" action={`${BASE}/orders`} hx-get={`${BASE}/orders`} hx-target="#results" hx-push-url="true">

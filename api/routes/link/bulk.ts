@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Db } from '../../../db/client.js';
 import {
-  exportPage,
+  teamProviderConnections,
   finishBulkOp,
   findBulkOp,
   insertBulkOp,
@@ -252,7 +252,7 @@ export function bulkLinkRoutes({ db, temporal, secretBox, startIngestion }: Bulk
     const teamId = teamOf(c);
     const body = await parseJsonBody(c, bulkExportBody);
     const afterId = body.next_token === undefined ? null : decodeExportToken(body.next_token, body.provider);
-    const rows = await exportPage(db, teamId, body.provider, {
+    const rows = await teamProviderConnections(db, teamId, body.provider, {
       ...(body.user_ids ? { userIds: body.user_ids } : {}),
       afterId,
       limit: BULK_EXPORT_PAGE + 1,

@@ -108,7 +108,9 @@ export function linkRoutes({ db, temporal, environment, publicUrl, startIngestio
     if (environment !== 'sandbox') throw badRequest('Demo connections are only available in the sandbox environment.');
     const teamId = c.get('teamId');
     await liveUser(teamId, body.user_id);
-    const outcome = await runLinkAttempt(temporal, { teamId, userId: body.user_id, provider: body.provider, method: 'demo', startIngestion });
+    // A demo connection exists to produce data (30 days backfilled, then new data every few hours), so it
+    // ingests whatever WEARABLE_INGESTION_ENABLED says; the setting governs provider connections.
+    const outcome = await runLinkAttempt(temporal, { teamId, userId: body.user_id, provider: body.provider, method: 'demo', startIngestion: true });
     if (outcome.state !== 'success') throw badRequest(outcome.state === 'error' ? outcome.error : 'The demo connection did not complete.');
     return c.json({ success: true, detail: `Demo ${body.provider} connection created.` });
   });
