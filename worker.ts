@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivityDeps } from './activities/index.js';
@@ -6,6 +7,9 @@ import { createDb, type Db } from './db/client.js';
 import { SERVICE_TASK_QUEUE } from './domain/temporal.js';
 import { loadConfigOrExit } from './lib/config.js';
 import { activityErrorInterceptor } from './lib/activity-errors.js';
+import { activityMetricsInterceptor } from './lib/activity-metrics.js';
+import { metricsText } from './lib/metrics.js';
+import { sameSecret } from './api/middleware/metrics.js';
 import { serviceDataConverter } from './lib/payload-codec.js';
 import { lazyMasterKey } from './db/queries/service-secrets.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -44,8 +48,31 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     ...deps.options,
     // Refused data (Postgres 22xxx, constraints no retry heals, zod) fails an activity for good instead of
     // being retried for ever; messages never carry the refused value (lib/activity-errors.ts).
-    interceptors: { ...deps.options?.interceptors, activity: [activityErrorInterceptor, ...(deps.options?.interceptors?.activity ?? [])] },
+    interceptors: {
+      ...deps.options?.interceptors,
+      activity: [activityMetricsInterceptor, activityErrorInterceptor, ...(deps.options?.interceptors?.activity ?? [])],
+    },
   });
+}
+
+/** A bare HTTP server answering GET /metrics (Prometheus text) and 404 otherwise. */
+export async function serveMetrics(port: number, options: { host?: string; token?: string | undefined } = {}): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Only GET /metrics is served here."}');
+      return;
+    }
+    if (options.token && !sameSecret(req.headers.authorization, `Bearer ${options.token}`)) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"Send the metrics token as Authorization: Bearer <METRICS_TOKEN>."}');
+      return;
+    }
+    metricsText().then(
+      ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
+      () => res.writeHead(500, { 'content-type': 'application/json' }).end('{"detail":"metrics unavailable"}'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, options.host ?? '0.0.0.0', resolve));
+  return server;
 }
 
 async function main(): Promise<void> {
@@ -59,7 +86,11 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, db: dbh.db, logger, config });
   logger.info({ task_queue: SERVICE_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker polling');
+  // This process's activity and delivery metrics (the API's /metrics shows only the API process's).
+  const metrics = config.METRICS_PORT ? await serveMetrics(config.METRICS_PORT, { token: config.METRICS_TOKEN }) : null;
+  if (metrics) logger.info({ port: config.METRICS_PORT }, 'worker metrics at /metrics');
   await worker.run(); // resolves after SIGINT/SIGTERM (the SDK installs shutdown signal handlers)
+  metrics?.close();
   await connection.close();
   await dbh.close();
   logger.info('worker stopped');

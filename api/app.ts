@@ -31,6 +31,8 @@ import { DEFAULT_REVIEW_DEADLINE_SECONDS } from '../workflows/lab-report/definit
 import { PARSER_UPLOAD_PATH, labReportRoutes } from './routes/lab-reports/index.js';
 import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
 import { publicBaseUrl } from '../lib/url-signing.js';
+import { metricsText } from '../lib/metrics.js';
+import { httpMetrics, sameSecret } from './middleware/metrics.js';
 import { labAccountsRoutes } from './routes/lab-accounts/index.js';
 import { teamRoutes } from './routes/team/index.js';
 import { insuranceRoutes } from './routes/insurance/index.js';
@@ -63,7 +65,7 @@ export interface AppDeps {
     Partial<Pick<Config, 'SECRET_ENCRYPTION_KEY' | 'URL_SIGNING_SECRET' | 'PUBLIC_URL' | 'PORT' | 'DATA_DIR' | 'PARSER_REVIEW_DEADLINE_SECONDS'>> &
     Partial<Pick<Config, 'SERVICE_PHYSICIAN_FIRST_NAME' | 'SERVICE_PHYSICIAN_LAST_NAME' | 'SERVICE_PHYSICIAN_NPI'>> &
     RateLimitSettings &
-    Partial<Pick<Config, 'WEARABLE_INGESTION_ENABLED' | 'DASHBOARD_CODEC_ORIGINS'>>;
+    Partial<Pick<Config, 'WEARABLE_INGESTION_ENABLED' | 'DASHBOARD_CODEC_ORIGINS' | 'METRICS_TOKEN'>>;
   /** Where uploaded lab reports are kept (default: files under $DATA_DIR/blobs). */
   blobs?: BlobStore;
   /** Tests lower the sandbox limit of lab report parsing jobs per team (default 300). */
@@ -74,6 +76,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);
   app.notFound(onNotFound);
+  app.use(httpMetrics());
   app.use(requestLog(logger));
   app.use(refuseControlCharsInUrl());
   app.use(
@@ -110,6 +113,14 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
     }),
   );
   app.route('/health', healthRoutes({ sql: db.sql, temporal, namespace: config.TEMPORAL_NAMESPACE }));
+  // Prometheus: this process's metrics (lib/metrics.ts); behind a bearer token when METRICS_TOKEN is set.
+  app.get('/metrics', async (c) => {
+    if (config.METRICS_TOKEN && !sameSecret(c.req.header('authorization'), `Bearer ${config.METRICS_TOKEN}`)) {
+      throw new HttpError(401, 'Send the metrics token as "Authorization: Bearer <METRICS_TOKEN>".');
+    }
+    const { contentType, body } = await metricsText();
+    return c.body(body, 200, { 'content-type': contentType });
+  });
   // Couriers, labs and operators (partner keys, their own auth; team keys do not open it): docs/partner-api.md
   app.route(
     '/partner/v1',

@@ -81,6 +81,10 @@ export const configSchema = z.object({
     .regex(/^\s*(https?:\/\/[^\s/,?#]+\s*)(,\s*https?:\/\/[^\s/,?#]+\s*)*$/, 'must be comma-separated origins, e.g. http://127.0.0.1:8080')
     .optional()
     .transform((v) => (v ? v.split(',').map((o) => o.trim()) : [])),
+  /** When set, `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>` (otherwise it is open, like /health). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** The worker process (worker.ts) serves its own /metrics on this port when set (its activities' metrics). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Ports used only when `npm run dev` starts its own Postgres / Temporal. */
   EMBEDDED_POSTGRES_PORT: port(54329),
   TEMPORAL_DEV_PORT: port(7233),

@@ -14,6 +14,7 @@ import {
 } from '../../db/queries/webhooks.js';
 import { webhookEndpoints } from '../../db/schema/index.js';
 import { outcomeOf, shouldDisable, type Outcome } from '../../domain/webhooks/retry.js';
+import { webhookDeliveries, webhookDeliveryDuration } from '../../lib/metrics.js';
 import { signedHeaders, type EventEnvelope } from '../../domain/webhooks/signing.js';
 import { classifyActivityError } from '../../lib/activity-errors.js';
 import type { Logger } from '../../lib/logger.js';
@@ -167,6 +168,9 @@ export function createWebhookActivities(deps: Deps) {
           attempts,
           outcome: outcome.status === 'failed' ? { status: 'failed' } : outcome,
         });
+        // Attempt outcomes: delivered; retry (pending, will be tried again); failed (for good); refused (SSRF guard or unsendable).
+        webhookDeliveries.inc({ outcome: sent.refused ? 'refused' : outcome.status === 'pending' ? 'retry' : outcome.status });
+        if (!sent.refused) webhookDeliveryDuration.observe(sent.durationMs / 1000);
         if (outcome.status === 'delivered') delivered++;
         else failed++;
         if (outcome.status === 'failed' && outcome.disableEndpoint) gone = outcome.reason;

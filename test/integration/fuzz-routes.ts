@@ -302,6 +302,7 @@ export const ROUTES: RouteSpec[] = [
   // the operations dashboard
   { method: 'GET', path: '/health', auth: 'none', accepts: true },
   { method: 'GET', path: '/dashboard/static/htmx.min.js', auth: 'none', accepts: true },
+  { method: 'GET', path: '/metrics', auth: 'none', accepts: true },
   { method: 'GET', path: '/dashboard/login', auth: 'none', accepts: true, query: { next: 'text' } },
   { method: 'POST', path: '/dashboard/login', auth: 'none', form: true, body: { _csrf: 'name', email: 'name', password: 'name', next: 'text' } },
   { method: 'POST', path: '/dashboard/logout', auth: 'session', form: true, body: { _csrf: 'name' } },

@@ -1,0 +1,53 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The service's Prometheus metrics, one registry per process (`GET /metrics` on the API; the worker
+ * process serves its own on METRICS_PORT). Labels are bounded sets: route patterns, never raw paths;
+ * activity types; outcomes. No label carries an id, a key or a value from a request.
+ */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: 'labflow_' });
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export const httpRequestDuration = new Histogram({
+  name: 'labflow_http_request_duration_seconds',
+  help: 'API request latency by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+export const activityDuration = new Histogram({
+  name: 'labflow_activity_duration_seconds',
+  help: 'Temporal activity execution time by activity type and outcome (completed, failed, cancelled)',
+  labelNames: ['activity', 'outcome'] as const,
+  buckets: [...LATENCY_BUCKETS, 60, 300, 900],
+  registers: [registry],
+});
+
+export const activityRetries = new Counter({
+  name: 'labflow_activity_retries_total',
+  help: 'Activity attempts after the first, by activity type',
+  labelNames: ['activity'] as const,
+  registers: [registry],
+});
+
+export const webhookDeliveries = new Counter({
+  name: 'labflow_webhook_delivery_attempts_total',
+  help: 'Webhook delivery attempts by outcome: delivered, retry (to be tried again), failed (for good), refused (private address or unsendable event)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const webhookDeliveryDuration = new Histogram({
+  name: 'labflow_webhook_delivery_duration_seconds',
+  help: "Webhook delivery attempt latency (until the receiver's answer or the timeout)",
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+/** The text exposition of every metric of this process. */
+export async function metricsText(): Promise<{ contentType: string; body: string }> {
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveMetrics } from '../../worker.js';
+import { http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
+
+/** Prometheus metrics: the API's /metrics (route patterns, never ids), its optional token, the worker's own server. */
+const TOKEN = 'metrics-token-for-tests-0123456789';
+let stack: TestStack;
+let guarded: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+  guarded = await startTestStack({ METRICS_TOKEN: TOKEN });
+});
+afterAll(async () => {
+  await stack?.close();
+  await guarded?.close();
+});
+
+/** The value of one sample line of the exposition, or 0. */
+const sample = (text: string, name: string, labels: Record<string, string>) => {
+  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && want.every((w) => l.includes(w)));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+};
+
+describe('GET /metrics', () => {
+  it('counts requests by route pattern and status, unknown paths as unmatched, and never shows an id', async () => {
+    const team = await newTeam(stack);
+    const user = await http(stack, 'POST', '/v2/user', { apiKey: team.apiKey, body: { client_user_id: `m-${randomUUID()}` } });
+    const userId = user.json.user_id as string;
+    const count = 'labflow_http_request_duration_seconds_count';
+    const before = await (await fetch(`${stack.url}/metrics`)).text();
+    const got = { route: '/v2/user/:user_id', method: 'GET', status: '200' };
+    for (let i = 0; i < 3; i++) expect((await http(stack, 'GET', `/v2/user/${userId}`, { apiKey: team.apiKey })).status).toBe(200);
+    expect((await http(stack, 'GET', `/v2/user/${randomUUID()}`, { apiKey: team.apiKey })).status).toBe(404);
+    expect((await http(stack, 'GET', `/no/such/${randomUUID()}`)).status).toBe(404);
+
+    const res = await fetch(`${stack.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(sample(text, count, got) - sample(before, count, got)).toBe(3);
+    expect(sample(text, count, { ...got, status: '404' }) - sample(before, count, { ...got, status: '404' })).toBe(1);
+    expect(sample(text, count, { route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(text).not.toContain(userId);
+    expect(text).not.toContain(team.apiKey);
+    expect(text).toContain('labflow_process_cpu_seconds_total'); // the process's own
+  });
+
+  it('needs the bearer token when METRICS_TOKEN is set', async () => {
+    expect((await fetch(`${guarded.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${guarded.url}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    const ok = await fetch(`${guarded.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('labflow_http_request_duration_seconds');
+  });
+});
+
+describe("the worker process's metrics server", () => {
+  it('answers GET /metrics (with the token when one is set) and nothing else', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const server = await serveMetrics(port, { host: '127.0.0.1', token: TOKEN });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${base}/metrics`)).status).toBe(401);
+      const ok = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('labflow_activity_duration_seconds');
+      const other = await fetch(`${base}/health`);
+      expect(other.status).toBe(404);
+      expect(((await other.json()) as { detail: string }).detail).toMatch(/metrics/);
+    } finally {
+      server.close();
+    }
+  });
+});
