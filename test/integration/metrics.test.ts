@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { serveMetrics } from '../../worker.js';
-import { http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
+import { orderWithReceiver } from '../browser/fixtures.js';
+import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
+import { Receivers } from '../support/webhooks.js';
 
 /** Prometheus metrics: the API's /metrics (route patterns, never ids), its optional token, the worker's own server. */
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -20,7 +22,7 @@ afterAll(async () => {
 /** The value of one sample line of the exposition, or 0. */
 const sample = (text: string, name: string, labels: Record<string, string>) => {
   const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && want.every((w) => l.includes(w)));
+  const line = text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && want.every((w) => l.includes(w)));
   return line ? Number(line.split(' ').at(-1)) : 0;
 };
 
@@ -54,6 +56,25 @@ describe('GET /metrics', () => {
     const ok = await fetch(`${guarded.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain('labflow_http_request_duration_seconds');
+  });
+});
+
+describe('worker metrics', () => {
+  const receivers = new Receivers();
+  afterEach(async () => receivers.stopAll());
+
+  it('count webhook delivery attempts and activity executions as the worker runs them', async () => {
+    const url = inject('workerMetricsUrl');
+    const read = async () => (await fetch(url)).text();
+    const before = await read();
+    const delivered = { outcome: 'delivered' };
+    await orderWithReceiver(stack, receivers); // its first events are delivered to the receiver
+    const after = await eventually(async () => {
+      const text = await read();
+      return sample(text, 'labflow_webhook_delivery_attempts_total', delivered) >= sample(before, 'labflow_webhook_delivery_attempts_total', delivered) + 4 ? text : null;
+    });
+    expect(sample(after, 'labflow_webhook_delivery_duration_seconds_count', {})).toBeGreaterThan(sample(before, 'labflow_webhook_delivery_duration_seconds_count', {}));
+    expect(sample(after, 'labflow_activity_duration_seconds_count', { outcome: 'completed' })).toBeGreaterThan(0);
   });
 });
 

@@ -12,7 +12,7 @@ import { startEmbeddedPostgres, type RunningPostgres } from '../../lib/embedded-
 import { createLogger } from '../../lib/logger.js';
 import { installWorkerRuntime } from '../../lib/runtime.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../../lib/temporal-dev-server.js';
-import { createWorker } from '../../worker.js';
+import { createWorker, serveMetrics } from '../../worker.js';
 import { TEST_SECRET_ENCRYPTION_KEY } from './constants.js';
 
 export const TEST_WEBHOOK_RETRY_SCHEDULE = '0,0.2,0.5,0.5,1,1,1,1,1,1,1,1';
@@ -22,6 +22,8 @@ declare module 'vitest' {
     databaseUrl: string;
     temporalAddress: string;
     temporalNamespace: string;
+    /** The shared test worker's own metrics server (its activities and webhook deliveries). */
+    workerMetricsUrl: string;
   }
 }
 
@@ -121,9 +123,14 @@ export default async function setup(project: TestProject) {
       await connection.close();
     });
 
+    const metricsPort = await freePort();
+    const metricsServer = await serveMetrics(metricsPort, { host: '127.0.0.1' });
+    cleanups.push(() => new Promise<void>((resolve) => metricsServer.close(() => resolve())));
+
     project.provide('databaseUrl', databaseUrl);
     project.provide('temporalAddress', temporal.address);
     project.provide('temporalNamespace', 'default');
+    project.provide('workerMetricsUrl', `http://127.0.0.1:${metricsPort}/metrics`);
   } catch (err) {
     await teardown();
     throw err;
