@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivityDeps } from './activities/index.js';
 import { createDb, type Db } from './db/client.js';
-import { SERVICE_TASK_QUEUE } from './domain/temporal.js';
+import { QUEUE_NAMES, SERVICE_TASK_QUEUE, TASK_QUEUES, parseQueues, type QueueName } from './domain/temporal.js';
 import { loadConfigOrExit } from './lib/config.js';
 import { activityErrorInterceptor } from './lib/activity-errors.js';
 import { activityMetricsInterceptor } from './lib/activity-metrics.js';
@@ -32,28 +33,83 @@ export interface WorkerDeps {
   options?: Partial<WorkerOptions>;
 }
 
-export async function createWorker(deps: WorkerDeps): Promise<Worker> {
+/** Activity slots per queue: OCR and PDF work is CPU-heavy, so few at a time; the rest is I/O. */
+const ACTIVITY_SLOTS: Record<QueueName, number> = { orders: 100, webhooks: 50, parsing: 2, users: 50, ingestion: 4 };
+
+/** The workers of one process, one per task queue it polls: run and stop together. */
+export interface ServiceWorker {
+  /** The task queues polled (the legacy one included). */
+  readonly taskQueues: string[];
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+/**
+ * The service's workers: one per task queue of `deps.queues` (default all), plus the queue of earlier
+ * versions (SERVICE_TASK_QUEUE) so runs started there finish. Every worker has every workflow and activity
+ * (a workflow's activities run on its own queue); they differ in queue and concurrency. The workflow code is
+ * bundled once. `options.taskQueue` (tests) makes one worker on that queue instead.
+ */
+export async function createWorker(deps: WorkerDeps & { queues?: QueueName[] }): Promise<ServiceWorker> {
   const activities = {
     ...createActivities({ db: deps.db, logger: deps.logger, ...(deps.config ? { config: deps.config } : {}) }),
     ...deps.activityOverrides,
   };
-  return Worker.create({
+  const base = {
     connection: deps.connection,
     namespace: deps.namespace,
-    taskQueue: SERVICE_TASK_QUEUE,
-    workflowsPath: workflowsPath(),
     activities,
     // Payloads are encrypted with the service's key (shared with the API through env or Postgres).
     dataConverter: serviceDataConverter(lazyMasterKey(deps.db, deps.config?.SECRET_ENCRYPTION_KEY)),
-    ...deps.options,
+  };
+  const interceptors = {
+    ...deps.options?.interceptors,
     // Refused data (Postgres 22xxx, constraints no retry heals, zod) fails an activity for good instead of
     // being retried for ever; messages never carry the refused value (lib/activity-errors.ts).
-    interceptors: {
-      ...deps.options?.interceptors,
-      activity: [activityMetricsInterceptor, activityErrorInterceptor, ...(deps.options?.interceptors?.activity ?? [])],
+    activity: [activityMetricsInterceptor, activityErrorInterceptor, ...(deps.options?.interceptors?.activity ?? [])],
+  };
+  if (deps.options?.taskQueue) {
+    const single = await Worker.create({ ...base, workflowsPath: workflowsPath(), ...deps.options, taskQueue: deps.options.taskQueue, interceptors });
+    return { taskQueues: [deps.options.taskQueue], run: () => single.run(), shutdown: () => single.shutdown() };
+  }
+  const workflowBundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietBundlerLogger });
+  const queues: [string, number | undefined][] = [
+    ...(deps.queues ?? QUEUE_NAMES).map((q): [string, number] => [TASK_QUEUES[q], ACTIVITY_SLOTS[q]]),
+    [SERVICE_TASK_QUEUE, undefined],
+  ];
+  const workers = await Promise.all(
+    queues.map(([taskQueue, slots]) =>
+      Worker.create({
+        ...base,
+        workflowBundle,
+        ...(slots ? { maxConcurrentActivityTaskExecutions: slots } : {}),
+        ...deps.options,
+        taskQueue,
+        interceptors,
+      }),
+    ),
+  );
+  return {
+    taskQueues: queues.map(([q]) => q),
+    async run() {
+      // One worker failing stops the others: the process then exits as one worker would.
+      await Promise.all(
+        workers.map((w) =>
+          w.run().catch((err: unknown) => {
+            for (const other of workers) if (other !== w && other.getState() === 'RUNNING') other.shutdown();
+            throw err;
+          }),
+        ),
+      );
     },
-  });
+    shutdown() {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    },
+  };
 }
+
+/** The bundler's own chatter stays out of the service's logs; its warnings and errors do not. */
+const quietBundlerLogger = new DefaultLogger('WARN');
 
 /** A bare HTTP server answering GET /metrics (Prometheus text) and 404 otherwise. */
 export async function serveMetrics(port: number, options: { host?: string; token?: string | undefined } = {}): Promise<Server> {
@@ -82,10 +138,19 @@ async function main(): Promise<void> {
     logger.fatal('worker.ts needs DATABASE_URL and TEMPORAL_ADDRESS (npm run dev starts everything for you)');
     process.exit(1);
   }
+  // `--queues orders,webhooks`: the workloads this process runs (default all of them).
+  let queues: QueueName[] | undefined;
+  try {
+    const { values } = parseArgs({ options: { queues: { type: 'string' } }, strict: true });
+    queues = values.queues === undefined ? undefined : parseQueues(values.queues);
+  } catch (err) {
+    logger.fatal(`${err instanceof Error ? err.message : String(err)} (usage: npm run start:worker -- [--queues ${QUEUE_NAMES.join(',')}])`);
+    process.exit(2);
+  }
   const dbh = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, db: dbh.db, logger, config });
-  logger.info({ task_queue: SERVICE_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE }, 'worker polling');
+  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, db: dbh.db, logger, config, ...(queues ? { queues } : {}) });
+  logger.info({ task_queues: worker.taskQueues, namespace: config.TEMPORAL_NAMESPACE }, 'worker polling');
   // This process's activity and delivery metrics (the API's /metrics shows only the API process's).
   const metrics = config.METRICS_PORT ? await serveMetrics(config.METRICS_PORT, { token: config.METRICS_TOKEN }) : null;
   if (metrics) logger.info({ port: config.METRICS_PORT }, 'worker metrics at /metrics');

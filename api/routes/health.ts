@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { Hono } from 'hono';
 import type postgres from 'postgres';
-import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
+import { TASK_QUEUES } from '../../domain/temporal.js';
 import type { AppEnv } from '../env.js';
 
 export interface HealthDeps {
@@ -24,7 +24,7 @@ async function check(fn: () => Promise<void>): Promise<Check> {
   }
 }
 
-/** GET /health: Postgres answers, Temporal answers, and a worker is polling the service task queue. */
+/** GET /health: Postgres answers, Temporal answers, and a worker is polling every task queue of the service. */
 export function healthRoutes({ sql, temporal, namespace }: HealthDeps) {
   const app = new Hono<AppEnv>({ strict: false });
   app.get('/', async (c) => {
@@ -37,19 +37,19 @@ export function healthRoutes({ sql, temporal, namespace }: HealthDeps) {
         await temporal.connection.withDeadline(deadline, () => temporal.workflowService.getSystemInfo({}));
       }),
       check(async () => {
-        const res = await temporal.connection.withDeadline(deadline, () =>
-          temporal.workflowService.describeTaskQueue({
-            namespace,
-            taskQueue: { name: SERVICE_TASK_QUEUE },
-            taskQueueType: WORKFLOW_TASK_QUEUE,
+        // Every workload's queue needs a worker (processes may split them: npm run start:worker -- --queues …).
+        const idle = await Promise.all(
+          Object.values(TASK_QUEUES).map(async (name) => {
+            const res = await temporal.connection.withDeadline(deadline, () =>
+              temporal.workflowService.describeTaskQueue({ namespace, taskQueue: { name }, taskQueueType: WORKFLOW_TASK_QUEUE }),
+            );
+            const now = Date.now();
+            const fresh = (res.pollers ?? []).filter((p) => now - Number(p.lastAccessTime?.seconds ?? 0) * 1000 < POLLER_FRESH_MS);
+            return fresh.length === 0 ? name : null;
           }),
         );
-        const now = Date.now();
-        const fresh = (res.pollers ?? []).filter((p) => {
-          const seconds = Number(p.lastAccessTime?.seconds ?? 0);
-          return now - seconds * 1000 < POLLER_FRESH_MS;
-        });
-        if (fresh.length === 0) throw new Error(`no worker is polling task queue ${SERVICE_TASK_QUEUE}`);
+        const missing = idle.filter((q) => q !== null);
+        if (missing.length) throw new Error(`no worker is polling task queue ${missing.join(', ')}`);
       }),
     ]);
     const checks = { postgres: postgresCheck, temporal: temporalCheck, worker: workerCheck };

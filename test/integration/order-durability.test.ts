@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { orderEvents, outboxEvents } from '../../db/schema/index.js';
-import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
+import { TASK_QUEUES } from '../../domain/temporal.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
 import { TEST_SECRET_ENCRYPTION_KEY } from '../support/constants.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
@@ -30,7 +30,7 @@ function startWorkerProcess(): ChildProcess {
 async function pollerCount(): Promise<number> {
   const res = await stack.temporal.workflowService.describeTaskQueue({
     namespace: NAMESPACE,
-    taskQueue: { name: SERVICE_TASK_QUEUE },
+    taskQueue: { name: TASK_QUEUES.orders },
     taskQueueType: 1,
   });
   const now = Date.now();

@@ -6,7 +6,7 @@ import { DrizzleQueryError } from 'drizzle-orm';
 import postgres from 'postgres';
 import { deletionStateQuery, userDeletionWorkflowId, userDeletionWorkflowType } from '../../workflows/user-deletion/definitions.js';
 import { endpointStateQuery, wakeSignal, webhookEndpointWorkflowId, webhookEndpointWorkflowType } from '../../workflows/webhooks/definitions.js';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -15,7 +15,7 @@ import { outboxEvents, parsingJobs, webhookAttempts, webhookDeliveries } from '.
 import { INVALID_DATA } from '../../domain/failures.js';
 import { createLogger } from '../../lib/logger.js';
 import { installWorkerRuntime } from '../../lib/runtime.js';
-import { createWorker } from '../../worker.js';
+import { createWorker, type ServiceWorker } from '../../worker.js';
 import { createdUpdate, labReportWorkflowId, labReportWorkflowType, type LabReportJobInput } from '../../workflows/lab-report/definitions.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
 import { TEST_SECRET_ENCRYPTION_KEY } from '../support/constants.js';
@@ -51,7 +51,7 @@ describe('workflows whose activities meet refused data', () => {
   const calls: (string | null)[] = [];
   const poisoned = new Set<string>();
   const attempts = { eraseUser: 0, deliverDue: 0 };
-  let worker: Worker;
+  let worker: ServiceWorker;
   let running: Promise<void>;
   let connection: NativeConnection;
 

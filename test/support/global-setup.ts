@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import postgres from 'postgres';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
@@ -12,7 +12,7 @@ import { startEmbeddedPostgres, type RunningPostgres } from '../../lib/embedded-
 import { createLogger } from '../../lib/logger.js';
 import { installWorkerRuntime } from '../../lib/runtime.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../../lib/temporal-dev-server.js';
-import { createWorker, serveMetrics } from '../../worker.js';
+import { createWorker, serveMetrics, type ServiceWorker } from '../../worker.js';
 import { TEST_SECRET_ENCRYPTION_KEY } from './constants.js';
 
 export const TEST_WEBHOOK_RETRY_SCHEDULE = '0,0.2,0.5,0.5,1,1,1,1,1,1,1,1';
@@ -102,7 +102,7 @@ export default async function setup(project: TestProject) {
     const dbh: DbHandle = createDb(databaseUrl);
     cleanups.push(() => dbh.close());
     const connection = await NativeConnection.connect({ address: temporal.address });
-    const worker: Worker = await createWorker({
+    const worker: ServiceWorker = await createWorker({
       connection,
       namespace: 'default',
       db: dbh.db,

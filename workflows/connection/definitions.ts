@@ -1,9 +1,12 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { LinkMethod } from '../../domain/link/catalog.js';
 import type { LinkOutcome } from '../../domain/link/outcomes.js';
-import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
+import { SERVICE_TASK_QUEUE, TASK_QUEUES } from '../../domain/temporal.js';
 
-export const taskQueue = SERVICE_TASK_QUEUE;
+/** The queue new runs start on (their activities run there too). */
+export const taskQueue = TASK_QUEUES.users;
+/** The queue of runs started before per-workload queues (children of such runs start there). */
+export const legacyTaskQueue = SERVICE_TASK_QUEUE;
 export const connectionWorkflowType = 'connectionWorkflow';
 
 /** One link attempt per (user, provider) at a time; a new attempt replaces a pending one. */

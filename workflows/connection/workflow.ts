@@ -10,6 +10,7 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { createConnectionActivities } from '../../activities/connections/index.js';
+import { childTaskQueue } from '../shared/task-queues.js';
 import type { LoginResult } from '../../domain/link/adapters.js';
 import { isProviderFailure, type LinkOutcome } from '../../domain/link/outcomes.js';
 import {
@@ -20,7 +21,6 @@ import {
   ingestionWorkflowId,
   ingestionWorkflowType,
   linkOutcomeUpdate,
-  taskQueue,
   type ConnectionInput,
   type ConnectionPhase,
   type IngestionInput,
@@ -84,7 +84,7 @@ export async function connectionWorkflow(input: ConnectionInput): Promise<Connec
     try {
       await startChild(ingestionWorkflowType, {
         workflowId: ingestionWorkflowId(id),
-        taskQueue,
+        taskQueue: childTaskQueue('ingestion'),
         args: [args],
         parentClosePolicy: ParentClosePolicy.ABANDON,
       });

@@ -4,9 +4,12 @@ import type { DrawState } from '../../domain/orders/draw-lifecycle.js';
 import type { OrderDeadlines } from '../../domain/orders/lifecycle.js';
 import type { CollectionMethod, LowLevelStatus } from '../../domain/orders/status.js';
 import type { ShipmentEvent, TestkitState } from '../../domain/orders/testkit-lifecycle.js';
-import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
+import { SERVICE_TASK_QUEUE, TASK_QUEUES } from '../../domain/temporal.js';
 
-export const taskQueue = SERVICE_TASK_QUEUE;
+/** The queue new runs start on (their activities run there too). */
+export const taskQueue = TASK_QUEUES.orders;
+/** The queue of runs started before per-workload queues (children of such runs start there). */
+export const legacyTaskQueue = SERVICE_TASK_QUEUE;
 export const labOrderWorkflowType = 'labOrderWorkflow';
 
 /** One workflow per order, for the order's whole life. */

@@ -1,5 +1,6 @@
 import { ParentClosePolicy, startChild, uuid4 } from '@temporalio/workflow';
-import { type LabOrderInput, labOrderWorkflowId, labOrderWorkflowType, taskQueue } from './definitions.js';
+import { type LabOrderInput, labOrderWorkflowId, labOrderWorkflowType } from './definitions.js';
+import { childTaskQueue } from '../shared/task-queues.js';
 
 const SAMPLE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -42,7 +43,7 @@ export async function startRedraw(input: LabOrderInput, missingSlugs: string[] |
   };
   await startChild(labOrderWorkflowType, {
     workflowId,
-    taskQueue,
+    taskQueue: childTaskQueue('orders'),
     args: [child],
     parentClosePolicy: ParentClosePolicy.ABANDON,
     workflowIdReusePolicy: 'REJECT_DUPLICATE',

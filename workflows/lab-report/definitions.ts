@@ -1,8 +1,11 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { FailureReason, ParsedResult, ReportMetadata } from '../../domain/lab-report/types.js';
-import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
+import { SERVICE_TASK_QUEUE, TASK_QUEUES } from '../../domain/temporal.js';
 
-export const taskQueue = SERVICE_TASK_QUEUE;
+/** The queue new runs start on (their activities run there too). */
+export const taskQueue = TASK_QUEUES.parsing;
+/** The queue of runs started before per-workload queues (children of such runs start there). */
+export const legacyTaskQueue = SERVICE_TASK_QUEUE;
 export const labReportWorkflowType = 'labReportParsingWorkflow';
 
 /** One workflow per parsing job. */

@@ -1,7 +1,10 @@
 import type { BulkItemResult, BulkOpType } from '../../domain/link/bulk.js';
-import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
+import { SERVICE_TASK_QUEUE, TASK_QUEUES } from '../../domain/temporal.js';
 
-export const taskQueue = SERVICE_TASK_QUEUE;
+/** The queue new runs start on (their activities run there too). */
+export const taskQueue = TASK_QUEUES.users;
+/** The queue of runs started before per-workload queues (children of such runs start there). */
+export const legacyTaskQueue = SERVICE_TASK_QUEUE;
 export const linkBulkOpWorkflowType = 'linkBulkOpWorkflow';
 export const linkBulkOpWorkflowId = (bulkOpId: string): string => `link-bulk-op-${bulkOpId}`;
 

@@ -3,7 +3,8 @@ import { executeChild, proxyActivities } from '@temporalio/workflow';
 import type { createLinkBulkActivities } from '../../activities/link-bulk/index.js';
 import type { BulkItemResult } from '../../domain/link/bulk.js';
 import { connectionWorkflowId, connectionWorkflowType, type ConnectionInput, type ConnectionPhase } from '../connection/definitions.js';
-import { taskQueue, type BulkImportItem, type LinkBulkOpInput, type LinkBulkOpResult } from './definitions.js';
+import { type BulkImportItem, type LinkBulkOpInput, type LinkBulkOpResult } from './definitions.js';
+import { childTaskQueue } from '../shared/task-queues.js';
 
 const acts = proxyActivities<ReturnType<typeof createLinkBulkActivities>>({
   startToCloseTimeout: '60 seconds',
@@ -33,7 +34,7 @@ export async function linkBulkOpWorkflow(input: LinkBulkOpInput): Promise<LinkBu
     try {
       const phase = await executeChild<(a: ConnectionInput) => Promise<ConnectionPhase>>(connectionWorkflowType, {
         workflowId: connectionWorkflowId(item.userId, input.provider),
-        taskQueue,
+        taskQueue: childTaskQueue('users'),
         args: [args],
         workflowExecutionTimeout: '10 minutes',
       });

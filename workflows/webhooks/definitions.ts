@@ -1,7 +1,10 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import { SERVICE_TASK_QUEUE } from '../../domain/temporal.js';
+import { SERVICE_TASK_QUEUE, TASK_QUEUES } from '../../domain/temporal.js';
 
-export const taskQueue = SERVICE_TASK_QUEUE;
+/** The queue new runs start on (their activities run there too). */
+export const taskQueue = TASK_QUEUES.webhooks;
+/** The queue of runs started before per-workload queues (children of such runs start there). */
+export const legacyTaskQueue = SERVICE_TASK_QUEUE;
 export const webhookEndpointWorkflowType = 'webhookEndpointWorkflow';
 
 /**
