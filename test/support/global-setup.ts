@@ -111,9 +111,7 @@ export default async function setup(project: TestProject) {
       // time at random still gets everything (0.3^12 per event).
       config: {
         WEBHOOK_RETRY_SCHEDULE: TEST_WEBHOOK_RETRY_SCHEDULE,
-        // One worker process runs every test file's activities: with wearable backfills running, its event
-        // loop can stall for seconds, and 3 s let large daily.data deliveries time out (wearables.sdk).
-        WEBHOOK_TIMEOUT_SECONDS: 10,
+        WEBHOOK_TIMEOUT_SECONDS: 3,
         WEBHOOK_DISABLE_AFTER_SECONDS: 3600,
         SECRET_ENCRYPTION_KEY: TEST_SECRET_ENCRYPTION_KEY,
       },
