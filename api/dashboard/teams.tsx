@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { FC } from 'hono/jsx';
+import type { Child, FC } from 'hono/jsx';
 import { z } from 'zod';
 import { recordAudit } from '../../db/queries/dashboard/operators.js';
 import { teamsOverview } from '../../db/queries/dashboard/teams.js';
@@ -20,6 +20,18 @@ const newPartnerKeyForm = z
     lab_slug: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(100).regex(/^[a-z0-9_-]+$/, 'lowercase letters, digits, - and _').optional()),
   })
   .refine((f) => (f.kind === 'lab') === (f.lab_slug !== undefined), { message: 'a lab key needs a lab slug, and only a lab key takes one', path: ['lab_slug'] });
+
+/** The confirmation step of a destructive key action: a POST form (with the CSRF token) sent only when confirmed. */
+const ConfirmPage: FC<{ title: string; action: string; label: string; operator: SessionOperator; children?: Child }> = (p) => (
+  <Layout title={p.title} operator={p.operator} section="teams">
+    <div class="panel" id="confirm-panel">
+      <p>{p.children}</p>
+      <PostForm action={p.action} operator={p.operator}>
+        <button type="submit" class="danger">Confirm: {p.label}</button> <a href={`${BASE}/teams`}>Back</a>
+      </PostForm>
+    </div>
+  </Layout>
+);
 
 /** The one page that ever shows a new key: never cached, never shown again. */
 const KeyOnce: FC<{ what: string; keyText: string; operator: SessionOperator }> = ({ what, keyText, operator }) => (
@@ -142,7 +154,7 @@ export function teamRoutes(deps: DashboardDeps) {
 
   app.post('/teams', requireOperatorRole, async (c) => {
     const form = parseOr400(newTeamForm, await c.req.parseBody());
-    const created = await createTeam(db, { name: form.name, environment: deps.environment, region: region });
+    const created = await createTeam(db, { name: form.name, environment: deps.environment, region });
     await audit(c, 'team.create', 'team', created.teamId, { name: form.name });
     return keyOnce(c, `Team ${form.name} created`, created.apiKey);
   });
@@ -150,20 +162,13 @@ export function teamRoutes(deps: DashboardDeps) {
   // Rotating revokes the live key at once: a confirmation step first, as for every destructive action.
   app.get('/teams/:id/confirm-rotate', requireOperatorRole, async (c) => {
     const id = parseOr400(uuid, c.req.param('id'));
-    const team = (await teamsOverview(db)).find((t) => t.id === id);
+    const [team] = await teamsOverview(db, id);
     if (!team) throw new DashboardError(404, 'Team not found.');
     return c.html(
-      <Layout title={`Rotate the key of ${team.name}`} operator={c.get('operator')} section="teams">
-        <div class="panel" id="confirm-panel">
-          <p>
-            Rotate the key of <strong>{team.name}</strong>? Its live key ({team.key_hint ?? 'none'}) stops working at once; the new
-            one is shown on the next page, only once.
-          </p>
-          <PostForm action={`${BASE}/teams/${id}/rotate-key`} operator={c.get('operator')}>
-            <button type="submit" class="danger">Confirm: rotate key</button> <a href={`${BASE}/teams`}>Back</a>
-          </PostForm>
-        </div>
-      </Layout>,
+      <ConfirmPage title={`Rotate the key of ${team.name}`} action={`${BASE}/teams/${id}/rotate-key`} label="rotate key" operator={c.get('operator')}>
+        Rotate the key of <strong>{team.name}</strong>? Its live key ({team.key_hint ?? 'none'}) stops working at once; the new one
+        is shown on the next page, only once.
+      </ConfirmPage>,
     );
   });
 
@@ -179,7 +184,7 @@ export function teamRoutes(deps: DashboardDeps) {
     const form = parseOr400(newPartnerKeyForm, await c.req.parseBody());
     const lab = form.lab_slug ? await findLabBySlug(db, form.lab_slug) : null;
     if (form.lab_slug && !lab) throw new DashboardError(422, `No lab with slug ${form.lab_slug}.`);
-    const created = await createPartnerKey(db, { name: form.name, kind: form.kind, labId: lab?.id ?? null, environment: deps.environment, region: region });
+    const created = await createPartnerKey(db, { name: form.name, kind: form.kind, labId: lab?.id ?? null, environment: deps.environment, region });
     await audit(c, 'partner_key.create', 'partner_key', created.partnerKeyId, { name: form.name, kind: form.kind, lab_slug: form.lab_slug ?? null });
     return keyOnce(c, `Partner key for ${form.name}`, created.apiKey);
   });
@@ -189,16 +194,9 @@ export function teamRoutes(deps: DashboardDeps) {
     const key = (await listPartnerKeys(db)).find((k) => k.id === id);
     if (!key) throw new DashboardError(404, 'Partner key not found.');
     return c.html(
-      <Layout title={`Revoke the key of ${key.name}`} operator={c.get('operator')} section="teams">
-        <div class="panel" id="confirm-panel">
-          <p>
-            Revoke the {key.kind} key of <strong>{key.name}</strong> ({key.hint})? Calls with it are refused at once.
-          </p>
-          <PostForm action={`${BASE}/partner-keys/${id}/revoke`} operator={c.get('operator')}>
-            <button type="submit" class="danger">Confirm: revoke key</button> <a href={`${BASE}/teams`}>Back</a>
-          </PostForm>
-        </div>
-      </Layout>,
+      <ConfirmPage title={`Revoke the key of ${key.name}`} action={`${BASE}/partner-keys/${id}/revoke`} label="revoke key" operator={c.get('operator')}>
+        Revoke the {key.kind} key of <strong>{key.name}</strong> ({key.hint})? Calls with it are refused at once.
+      </ConfirmPage>,
     );
   });
 

@@ -4,9 +4,9 @@ import { apiKeys, orders, teams, users, webhookEndpoints } from '../../schema/in
 
 /**
  * Every team with what an operator needs at a glance: its live key's hint (never the key), when that key
- * was issued, and how many users, orders and webhook endpoints it has.
+ * was issued, and how many users, orders and webhook endpoints it has. `teamId`: that team only.
  */
-export async function teamsOverview(db: DbOrTx) {
+export async function teamsOverview(db: DbOrTx, teamId?: string) {
   const rows = await db.execute<{
     id: string;
     name: string;
@@ -30,6 +30,7 @@ export async function teamsOverview(db: DbOrTx) {
       select (array_agg(a.hint order by a.created_at desc))[1] as hint, max(a.created_at) as created_at, count(*) as live
       from ${apiKeys} a where a.team_id = t.id and a.revoked_at is null
     ) k on true
+    ${teamId ? sql`where t.id = ${teamId}` : sql``}
     order by t.created_at, t.id`);
   return [...rows].map((r) => ({ ...r, created_at: new Date(r.created_at), key_created_at: r.key_created_at ? new Date(r.key_created_at) : null }));
 }
