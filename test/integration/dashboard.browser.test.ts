@@ -52,9 +52,10 @@ describe('the dashboard in chromium', () => {
     await page.getByLabel('Search orders').fill(order.sampleId!);
     await page.getByRole('button', { name: 'Search' }).click();
     const link = page.locator(`#results a[href="/dashboard/orders/${order.id}"]`);
-    await link.waitFor();
-    expect(await page.locator('#results tbody tr').count()).toBe(1); // htmx swapped the results in place
+    await link.waitFor(); // (the unfiltered first page may hold it too: wait for the search's own results)
     await page.waitForURL((u) => u.searchParams.get('q') === order.sampleId); // htmx pushed the search into the address bar
+    await eventually(async () => (await page.locator('#results tbody tr').count()) === 1, 10_000, 100);
+    expect(await page.locator('#results tbody tr').count()).toBe(1); // htmx swapped the results in place
     await shot(page, 'orders');
 
     await link.click();
