@@ -64,13 +64,12 @@ export const configSchema = z.object({
   RATE_LIMIT_IP_PER_SECOND: z.coerce.number().min(0).max(100_000).default(20),
   RATE_LIMIT_IP_BURST: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /**
-   * Start the `ingestionWorkflow` child when a connection becomes active (backfill, then periodic pulls).
-   * Off by default: with it on, the connections of a full test run backfill at once and starve webhook
-   * deliveries on a 2-core machine (seen again with 30-day sandbox backfills); see the README.
+   * Start the `ingestionWorkflow` child when a connection becomes active (backfill, then periodic pulls),
+   * on its own task queue (`labflow-ingestion`). `false` links connections without pulling their data.
    */
   WEARABLE_INGESTION_ENABLED: z
     .enum(['true', 'false', '1', '0'])
-    .default('false')
+    .default('true')
     .transform((v) => v === 'true' || v === '1'),
   /**
    * Browser origins (comma-separated) of a Temporal UI allowed to call the dashboard's codec endpoint

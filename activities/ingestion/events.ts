@@ -36,7 +36,9 @@ export function buildIngestionEvents(args: {
   const groups = new Map<string, UpsertedSample[]>();
   for (const s of args.samples) {
     const key = `${s.resource}|${s.sourceType}|${s.created ? 'created' : 'updated'}`;
-    groups.set(key, [...(groups.get(key) ?? []), s]);
+    const group = groups.get(key);
+    if (group) group.push(s);
+    else groups.set(key, [s]);
   }
   for (const [key, samples] of groups) {
     const [resource, sourceType, change] = key.split('|') as [string, string, string];

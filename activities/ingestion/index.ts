@@ -69,7 +69,7 @@ export function createIngestionActivities(deps: Deps) {
 
     /**
      * Pulls the given local days from the provider, upserts samples (one statement per batch) and
-     * summaries, and records the daily.data events in the same transaction. `pullKey` (from the
+     * summaries, and records the daily.data events of a periodic pull in the same transaction. `pullKey` (from the
      * workflow) makes the event ids stable across retries of this activity.
      */
     async ingestDays(input: IngestionInput & { days: string[]; pullKey: string; historical: boolean }) {
@@ -93,7 +93,10 @@ export function createIngestionActivities(deps: Deps) {
       const outcome = await deps.db.transaction(async (tx) => {
         const upserted = await upsertSamples(tx, owner.userId, owner.provider, samples);
         const stored = await upsertSummaries(tx, { teamId: owner.teamId, userId: owner.userId, connectionId: input.connectionId, provider: owner.provider }, summaries);
-        const events = buildIngestionEvents({ owner, pullKey: input.pullKey, samples: upserted, summaries: stored, at: now });
+        // A historical pull (backfill) announces nothing per batch: its data is announced once per resource by
+        // the data-less historical.data.<resource>.created when the pull completes (BEHAVIOUR §7), and read
+        // through the API. daily.data events are for what later pulls discover.
+        const events = input.historical ? [] : buildIngestionEvents({ owner, pullKey: input.pullKey, samples: upserted, summaries: stored, at: now });
         for (const e of events) {
           await recordTeamEvent(tx, e);
           eventIds.push(e.id);

@@ -15,7 +15,7 @@ import { Receivers, createEndpoint } from '../support/webhooks.js';
 let stack: TestStack;
 const receivers = new Receivers();
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ WEARABLE_INGESTION_ENABLED: 'false' }); // the bulk tests below see connections without ingestion
 });
 afterEach(() => receivers.stopAll());
 afterAll(async () => {
