@@ -9,7 +9,10 @@ import { QUEUE_NAMES, SERVICE_TASK_QUEUE, TASK_QUEUES, parseQueues, type QueueNa
 import { loadConfigOrExit } from './lib/config.js';
 import { activityErrorInterceptor } from './lib/activity-errors.js';
 import { activityMetricsInterceptor } from './lib/activity-metrics.js';
+import { activityLogContextInterceptor } from './lib/activity-log-context.js';
 import { metricsText } from './lib/metrics.js';
+import { installWorkerRuntime } from './lib/runtime.js';
+import { startTracing, stopTracing, tracingWorkerOptions } from './lib/tracing.js';
 import { sameSecret } from './api/middleware/metrics.js';
 import { serviceDataConverter } from './lib/payload-codec.js';
 import { lazyMasterKey } from './db/queries/service-secrets.js';
@@ -55,24 +58,28 @@ export async function createWorker(deps: WorkerDeps & { queues?: QueueName[] }):
     ...createActivities({ db: deps.db, logger: deps.logger, ...(deps.config ? { config: deps.config } : {}) }),
     ...deps.activityOverrides,
   };
+  // Traces continue from the API into workflows and activities when tracing is on (lib/tracing.ts).
+  const tracing = tracingWorkerOptions();
   const base = {
     connection: deps.connection,
     namespace: deps.namespace,
     activities,
     // Payloads are encrypted with the service's key (shared with the API through env or Postgres).
     dataConverter: serviceDataConverter(lazyMasterKey(deps.db, deps.config?.SECRET_ENCRYPTION_KEY)),
+    ...(tracing.sinks ? { sinks: tracing.sinks } : {}),
   };
   const interceptors = {
     ...deps.options?.interceptors,
+    workflowModules: [...tracing.workflowModules, ...(deps.options?.interceptors?.workflowModules ?? [])],
     // Refused data (Postgres 22xxx, constraints no retry heals, zod) fails an activity for good instead of
     // being retried for ever; messages never carry the refused value (lib/activity-errors.ts).
-    activity: [activityMetricsInterceptor, activityErrorInterceptor, ...(deps.options?.interceptors?.activity ?? [])],
+    activity: [...tracing.activity, activityLogContextInterceptor, activityMetricsInterceptor, activityErrorInterceptor, ...(deps.options?.interceptors?.activity ?? [])],
   };
   if (deps.options?.taskQueue) {
     const single = await Worker.create({ ...base, workflowsPath: workflowsPath(), ...deps.options, taskQueue: deps.options.taskQueue, interceptors });
     return { taskQueues: [deps.options.taskQueue], run: () => single.run(), shutdown: () => single.shutdown() };
   }
-  const workflowBundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietBundlerLogger });
+  const workflowBundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), workflowInterceptorModules: interceptors.workflowModules, logger: quietBundlerLogger });
   const queues: [string, number | undefined][] = [
     ...(deps.queues ?? QUEUE_NAMES).map((q): [string, number] => [TASK_QUEUES[q], ACTIVITY_SLOTS[q]]),
     [SERVICE_TASK_QUEUE, undefined],
@@ -85,7 +92,8 @@ export async function createWorker(deps: WorkerDeps & { queues?: QueueName[] }):
         ...(slots ? { maxConcurrentActivityTaskExecutions: slots } : {}),
         ...deps.options,
         taskQueue,
-        interceptors,
+        // The workflow interceptor modules are in the bundle already.
+        interceptors: { ...interceptors, workflowModules: [] },
       }),
     ),
   );
@@ -147,6 +155,9 @@ async function main(): Promise<void> {
     logger.fatal(`${err instanceof Error ? err.message : String(err)} (usage: npm run start:worker -- [--queues ${QUEUE_NAMES.join(',')}])`);
     process.exit(2);
   }
+  // The SDK stops the workers on SIGINT/SIGTERM; its own metrics join this process's /metrics.
+  await installWorkerRuntime('WARN', { shutdownSignals: ['SIGINT', 'SIGTERM'] });
+  startTracing('labflow-worker'); // when OTEL_EXPORTER_OTLP_ENDPOINT is set (README "Traces")
   const dbh = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, db: dbh.db, logger, config, ...(queues ? { queues } : {}) });
@@ -158,6 +169,7 @@ async function main(): Promise<void> {
   metrics?.close();
   await connection.close();
   await dbh.close();
+  await stopTracing();
   logger.info('worker stopped');
 }
 

@@ -33,6 +33,8 @@ import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
 import { publicBaseUrl } from '../lib/url-signing.js';
 import { metricsText } from '../lib/metrics.js';
 import { httpMetrics, sameSecret } from './middleware/metrics.js';
+import { httpTracing } from '../lib/tracing.js';
+import { reportTaskQueueBacklog } from '../lib/queue-metrics.js';
 import { labAccountsRoutes } from './routes/lab-accounts/index.js';
 import { teamRoutes } from './routes/team/index.js';
 import { insuranceRoutes } from './routes/insurance/index.js';
@@ -76,6 +78,8 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);
   app.notFound(onNotFound);
+  reportTaskQueueBacklog(temporal, temporal.options.namespace); // labflow_task_queue_backlog on /metrics
+  app.use(httpTracing()); // a server span per request when tracing is on (lib/tracing.ts); nothing otherwise
   app.use(httpMetrics());
   app.use(requestLog(logger));
   app.use(refuseControlCharsInUrl());

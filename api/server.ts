@@ -5,6 +5,7 @@ import { createDb } from '../db/client.js';
 import { loadConfigOrExit } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { connectClient } from '../lib/temporal-client.js';
+import { startTracing, stopTracing } from '../lib/tracing.js';
 import { serviceDataConverter } from '../lib/payload-codec.js';
 import { lazyMasterKey } from '../db/queries/service-secrets.js';
 import { createApp, type AppDeps } from './app.js';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     logger.fatal('api/server.ts needs DATABASE_URL and TEMPORAL_ADDRESS (npm run dev starts everything for you)');
     process.exit(1);
   }
+  startTracing('labflow-api'); // when OTEL_EXPORTER_OTLP_ENDPOINT is set (README "Traces")
   const db = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE });
   const temporal = await connectClient(
     config.TEMPORAL_ADDRESS,
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
     await api.close();
     await temporal.connection.close();
     await db.close();
+    await stopTracing();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

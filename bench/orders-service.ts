@@ -19,7 +19,7 @@ export const BASELINE_TASK_QUEUE = 'bench-baseline';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
 const logger = createLogger({ level: 'warn', pretty: false, toStderr: true });
-installWorkerRuntime();
+await installWorkerRuntime();
 const db = createDb(config.DATABASE_URL!, { max: 20 });
 const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS! });
 const worker = await createWorker({ connection, namespace: 'default', db: db.db, logger });

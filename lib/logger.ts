@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { logMixin } from './log-context.js';
 
 export type { Logger };
 
@@ -14,6 +15,8 @@ export function createLogger(options: { level: string; name?: string; pretty?: b
     {
     level: options.level,
     name: options.name,
+    // The request id, or the workflow id / run id / activity, of whatever is running (lib/log-context.ts).
+    mixin: logMixin,
     redact: {
       paths: [
         'headers["x-service-api-key"]',

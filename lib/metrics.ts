@@ -47,7 +47,36 @@ export const webhookDeliveryDuration = new Histogram({
   registers: [registry],
 });
 
-/** The text exposition of every metric of this process. */
+export const workflowStarts = new Counter({
+  name: 'labflow_workflow_starts_total',
+  help: 'Workflows started by this process (API or worker), by workflow type and outcome (started, already_started, failed)',
+  labelNames: ['workflow_type', 'outcome'] as const,
+  registers: [registry],
+});
+
+/**
+ * Where the Temporal SDK's own metrics (Core's Prometheus exporter: `temporal_workflow_completed`,
+ * `temporal_workflow_failed`, `temporal_activity_execution_latency`, task slots, polls… by namespace, task
+ * queue and type) are served in this process; `GET /metrics` appends them. Set by lib/runtime.ts.
+ */
+let sdkMetricsUrl: string | null = null;
+export function setSdkMetricsUrl(url: string | null): void {
+  sdkMetricsUrl = url;
+}
+
+async function sdkMetricsText(): Promise<string> {
+  if (!sdkMetricsUrl) return '';
+  try {
+    const res = await fetch(sdkMetricsUrl, { signal: AbortSignal.timeout(2000) });
+    if (!res.ok) return `# Temporal SDK metrics unavailable: HTTP ${res.status}\n`;
+    return await res.text();
+  } catch {
+    return '# Temporal SDK metrics unavailable\n';
+  }
+}
+
+/** The text exposition of every metric of this process, the Temporal SDK's included. */
 export async function metricsText(): Promise<{ contentType: string; body: string }> {
-  return { contentType: registry.contentType, body: await registry.metrics() };
+  const [own, sdk] = await Promise.all([registry.metrics(), sdkMetricsText()]);
+  return { contentType: registry.contentType, body: sdk ? `${own}\n${sdk}` : own };
 }

@@ -1,13 +1,35 @@
+import { createServer } from 'node:net';
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { setSdkMetricsUrl } from './metrics.js';
 
 let installed = false;
 
+/** A port free on loopback now (the OS picks it). */
+async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /**
- * Installs the Temporal worker runtime once per process: SDK logs at WARN and above, and no
- * signal handlers of its own, so the process that hosts the worker decides how to shut down.
+ * Installs the Temporal worker runtime once per process: SDK logs at WARN and above, no signal handlers
+ * of its own unless given (the process that hosts the worker decides how to shut down; worker.ts lets the
+ * SDK stop its workers on SIGINT/SIGTERM), and the SDK's own metrics
+ * served by Core's Prometheus exporter on a loopback port of its own, which this process's `GET /metrics`
+ * appends (lib/metrics.ts), so one scrape gets both.
  */
-export function installWorkerRuntime(level: LogLevel = 'WARN'): void {
+export async function installWorkerRuntime(level: LogLevel = 'WARN', options: { shutdownSignals?: NodeJS.Signals[] } = {}): Promise<void> {
   if (installed) return;
-  Runtime.install({ logger: new DefaultLogger(level), shutdownSignals: [] });
   installed = true;
+  const port = await freeLoopbackPort();
+  Runtime.install({
+    logger: new DefaultLogger(level),
+    shutdownSignals: options.shutdownSignals ?? [],
+    telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${port}`, countersTotalSuffix: true, useSecondsForDurations: true } } },
+  });
+  setSdkMetricsUrl(`http://127.0.0.1:${port}/metrics`);
 }

@@ -135,7 +135,10 @@ async function main(): Promise<void> {
       firstKey = team.apiKey;
     }
 
-    installWorkerRuntime();
+    await installWorkerRuntime();
+    // Traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (README "Traces"); first, so the worker's interceptors see it.
+    const tracing = await import('../lib/tracing.js');
+    if (tracing.startTracing('labflow')) stops.push({ name: 'trace exporter', stop: () => tracing.stopTracing() });
     const workerConnection = await NativeConnection.connect({ address: temporal.address });
     const worker = await createWorker({
       connection: workerConnection,

@@ -75,6 +75,37 @@ describe('worker metrics', () => {
     });
     expect(sample(after, 'labflow_webhook_delivery_duration_seconds_count', {})).toBeGreaterThan(sample(before, 'labflow_webhook_delivery_duration_seconds_count', {}));
     expect(sample(after, 'labflow_activity_duration_seconds_count', { outcome: 'completed' })).toBeGreaterThan(0);
+    // The Temporal SDK's own metrics, from Core's exporter, in the same scrape: workflow tasks and activities by type.
+    const sdk = await eventually(async () => {
+      const text = await read();
+      const delivered = sample(text, 'temporal_activity_execution_latency_count', { activity_type: 'deliverDue' });
+      return delivered > sample(before, 'temporal_activity_execution_latency_count', { activity_type: 'deliverDue' }) ? text : null;
+    });
+    expect(sample(sdk, 'temporal_workflow_task_execution_latency_count', { workflow_type: 'labOrderWorkflow' })).toBeGreaterThan(0);
+    // The API counts the workflows it starts, by type.
+    const api = await (await fetch(`${stack.url}/metrics`)).text();
+    expect(sample(api, 'labflow_workflow_starts_total', { workflow_type: 'labOrderWorkflow', outcome: 'started' })).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('task queue backlog', () => {
+  it("reports the tasks waiting on each service queue: a namespace no worker polls keeps a started deletion's first task", async () => {
+    const idle = await startTestStack({ TEMPORAL_NAMESPACE: 'unpolled' });
+    try {
+      const backlog = async () =>
+        sample(await (await fetch(`${idle.url}/metrics`)).text(), 'labflow_task_queue_backlog', { task_queue: 'labflow-users', kind: 'workflow' });
+      const before = await backlog();
+      const team = await newTeam(idle);
+      const user = await http(idle, 'POST', '/v2/user', { apiKey: team.apiKey, body: { client_user_id: `q-${randomUUID()}` } });
+      expect(user.status).toBe(200);
+      // Deleting a user starts its deletion workflow on the users queue, where nothing polls in this namespace.
+      expect((await http(idle, 'DELETE', `/v2/user/${user.json.user_id as string}`, { apiKey: team.apiKey })).status).toBeLessThan(300);
+      expect(await eventually(async () => ((await backlog()) > before ? true : null), 20_000, 500)).toBe(true);
+      const text = await (await fetch(`${idle.url}/metrics`)).text();
+      expect(text).toMatch(/labflow_task_queue_backlog\{task_queue="labflow-parsing",kind="activity"\} \d+/);
+    } finally {
+      await idle.close();
+    }
   });
 });
 

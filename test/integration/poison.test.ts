@@ -58,7 +58,7 @@ describe('workflows whose activities meet refused data', () => {
   beforeAll(async () => {
     // A worker of its own (same workflows, real activities, the real interceptor) on its own task queue,
     // counting every attempt of the job-recording activity.
-    installWorkerRuntime('ERROR');
+    await installWorkerRuntime('ERROR');
     connection = await NativeConnection.connect({ address: inject('temporalAddress') });
     const logger = createLogger({ level: 'silent', pretty: false });
     const config = { SECRET_ENCRYPTION_KEY: TEST_SECRET_ENCRYPTION_KEY };

@@ -90,7 +90,7 @@ export default async function setup(project: TestProject) {
       uiPort: null,
       namespace: 'default',
       // Namespaces no shared worker polls: each durability test runs (and kills) a worker process of its own there.
-      extraNamespaces: ['durability', 'durability-webhooks', 'small-pool'],
+      extraNamespaces: ['durability', 'durability-webhooks', 'small-pool', 'traces', 'unpolled'],
       cliPath: process.env.TEMPORAL_CLI_PATH,
       log,
     });
@@ -98,7 +98,7 @@ export default async function setup(project: TestProject) {
     log(`Temporal dev server at ${temporal.address}`);
 
     // The real service worker, with the real activities, against the test database.
-    installWorkerRuntime();
+    await installWorkerRuntime();
     const dbh: DbHandle = createDb(databaseUrl);
     cleanups.push(() => dbh.close());
     const connection = await NativeConnection.connect({ address: temporal.address });

@@ -6,6 +6,7 @@ import { createDb, type DbHandle } from '../../db/client.js';
 import { createTeam } from '../../db/queries/teams.js';
 import { loadConfig } from '../../lib/config.js';
 import { serviceDataConverter } from '../../lib/payload-codec.js';
+import { serviceClientInterceptors } from '../../lib/temporal-client.js';
 import { lazyMasterKey } from '../../db/queries/service-secrets.js';
 import { TEST_SECRET_ENCRYPTION_KEY } from './constants.js';
 import { createLogger } from '../../lib/logger.js';
@@ -32,6 +33,7 @@ export async function startTestStack(
     connection,
     namespace: config.TEMPORAL_NAMESPACE === 'default' ? inject('temporalNamespace') : config.TEMPORAL_NAMESPACE,
     dataConverter: serviceDataConverter(lazyMasterKey(db.db, config.SECRET_ENCRYPTION_KEY)),
+    interceptors: serviceClientInterceptors(),
   });
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', pretty: false });
   const api = await startApi({ db, temporal, logger, config, ...extra }, 0, '127.0.0.1');
