@@ -12,8 +12,10 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-export function createDb(url: string, options: { max?: number } = {}): DbHandle {
-  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+export function createDb(url: string, options: { max?: number; onQuery?: (query: string) => void } = {}): DbHandle {
+  const onQuery = options.onQuery;
+  // `onQuery` (benchmarks) sees the text of every statement sent.
+  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, ...(onQuery ? { debug: (_conn: number, query: string) => onQuery(query) } : {}) });
   const db = drizzle(preparing(sql), { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
