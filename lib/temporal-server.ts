@@ -28,7 +28,7 @@ const PACKAGES = [
   [`${MODULE}/cmd/server`, 'server', 'temporal-server'],
   [`${MODULE}/cmd/tools/sql`, 'sql', 'temporal-sql-tool'],
 ] as const;
-export const EXPECTED_SERVER_BUILD = '~20 min on 2 cores';
+export const EXPECTED_SERVER_BUILD = '~12 min on 2 cores';
 
 const deployDir = fileURLToPath(new URL('../deploy/temporal/', import.meta.url));
 

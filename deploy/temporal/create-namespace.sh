@@ -19,3 +19,14 @@ else
   temporal operator namespace create --address "$TEMPORAL_ADDRESS" --namespace "$TEMPORAL_NAMESPACE" --retention "$TEMPORAL_RETENTION"
   echo "namespace $TEMPORAL_NAMESPACE: registered (retention $TEMPORAL_RETENTION)"
 fi
+# A new namespace is served once the frontend's namespace cache refreshes (about 10 s): wait for it, so the
+# next step (register-search-attributes.sh) finds it.
+waited=0
+until temporal operator search-attribute list --address "$TEMPORAL_ADDRESS" --namespace "$TEMPORAL_NAMESPACE" >/dev/null 2>&1; do
+  if [ "$waited" -ge "$TEMPORAL_WAIT_SECONDS" ]; then
+    echo "namespace $TEMPORAL_NAMESPACE not served after ${TEMPORAL_WAIT_SECONDS}s" >&2
+    exit 1
+  fi
+  sleep 1
+  waited=$((waited + 1))
+done
