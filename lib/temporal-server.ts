@@ -179,6 +179,9 @@ export interface TemporalServerPorts {
   metrics: number;
 }
 
+/** Temporal's Postgres schema stores membership ports as smallint. */
+export const MAX_MEMBERSHIP_PORT = 32767;
+
 /** Ports from `base` upward, in a fixed order (base = frontend gRPC). */
 export function serverPorts(base: number): TemporalServerPorts {
   const keys: (keyof TemporalServerPorts)[] = ['frontend', 'frontendHttp', 'frontendMembership', 'history', 'historyMembership', 'matching', 'matchingMembership', 'worker', 'workerMembership', 'metrics'];
@@ -230,7 +233,7 @@ async function waitServing(address: string, child: ChildProcess, logFile: string
   let lastError: unknown;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' | ');
+      const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-2).map((l) => l.slice(0, 300)).join(' | ');
       throw new StartupError(`temporal-server exited at start (${child.signalCode ?? child.exitCode}): ${tail} — see ${logFile}`);
     }
     try {
@@ -257,6 +260,9 @@ export async function startTemporalServer(opts: {
   logFile: string;
   log: Log;
 }): Promise<RunningTemporalServer> {
+  // Temporal's SQL schema keeps membership ports in a smallint column: above 32767 the server exits at start.
+  const tooHigh = [opts.ports.frontendMembership, opts.ports.historyMembership, opts.ports.matchingMembership, opts.ports.workerMembership].filter((p) => p > MAX_MEMBERSHIP_PORT);
+  if (tooHigh.length) throw new StartupError(`Temporal membership port ${tooHigh.join(', ')} is above ${MAX_MEMBERSHIP_PORT} (a smallint in its Postgres schema): use lower ports`);
   const address = `127.0.0.1:${opts.ports.frontend}`;
   opts.log(`starting temporal-server ${TEMPORAL_SERVER_VERSION} on ${address} (Postgres ${opts.pg.host}:${opts.pg.port}, log ${opts.logFile})`);
   const fd = openSync(opts.logFile, 'a');

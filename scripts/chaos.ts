@@ -58,14 +58,14 @@ function flags() {
     receiverDown: num('receiver-down', 1, 3600),
     gap: num('gap', 0, 600),
     timeout: num('timeout', 60, 24 * 3600),
-    basePort: values['base-port'] === undefined ? undefined : num('base-port', 1024, 65000),
+    basePort: values['base-port'] === undefined ? undefined : num('base-port', 1024, 32700),
   };
 }
 
 /** A base port whose whole range (about 25 ports) is free, away from the well-known ones. */
 async function freeBase(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
     const p = stackPorts(base, 2, 3);
     const ports = [p.postgres, ...Object.values(p.temporal), ...p.apis, ...p.workerMetrics];
     if ((await Promise.all(ports.map((x) => portIsFree(x)))).every(Boolean)) return base;

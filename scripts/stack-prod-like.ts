@@ -19,7 +19,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runMigrations } from '../db/migrate.js';
@@ -43,6 +42,7 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const DEFAULT_BASE_PORT = 17300;
+const READY_TIMEOUT_MS = 180_000;
 export const DEFAULT_WORKERS = 'orders,webhooks,users;orders,webhooks,users;parsing,ingestion';
 const RESERVED_PORTS = [3000, 7233, 8000, 8080, 8233];
 
@@ -83,12 +83,12 @@ export class Supervised {
     readonly name: string,
     private readonly args: string[],
     private readonly env: Record<string, string>,
-    logFile: string,
+    private readonly logFile: string,
     private readonly log: Log,
-    /** How readiness shows: a stdout log line with this `msg`, or an HTTP answer at this URL. */
-    private readonly ready: { msg: string } | { url: string },
+    /** Ready once this URL answers HTTP (any status). */
+    private readonly ready: { url: string },
   ) {
-    this.out = createWriteStream(logFile, { flags: 'a' });
+    this.out = createWriteStream(this.logFile, { flags: 'a' });
   }
 
   get pid(): number | undefined {
@@ -114,10 +114,7 @@ export class Supervised {
       this.readyAt = Date.now();
       for (const w of this.readyWaiters.splice(0)) w();
     };
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      this.out.write(`${line}\n`);
-      if ('msg' in this.ready && line.includes(`"msg":"${this.ready.msg}"`)) markReady();
-    });
+    child.stdout!.pipe(this.out, { end: false });
     const exited = new Promise<string>((res) =>
       child.once('exit', (code, signal) => {
         process.removeListener('exit', killOnExit);
@@ -130,25 +127,19 @@ export class Supervised {
       this.log(`${this.name} (pid ${child.pid}) exited (${how}): starting it again`);
       void sleep(1000).then(() => (this.stopping ? undefined : this.start().catch((err: unknown) => this.log(`${this.name} restart failed: ${String(err)}`))));
     });
-    if ('url' in this.ready) {
-      const url = this.ready.url;
-      void (async () => {
-        while (!ready && child.exitCode === null && child.signalCode === null) {
-          try {
-            await fetch(url, { signal: AbortSignal.timeout(2000) });
-            markReady();
-          } catch {
-            await sleep(200);
-          }
-        }
-      })();
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    while (!ready && child.exitCode === null && child.signalCode === null && Date.now() < deadline) {
+      try {
+        await fetch(this.ready.url, { signal: AbortSignal.timeout(2000) });
+        markReady();
+      } catch {
+        await sleep(200);
+      }
     }
-    await Promise.race([
-      new Promise<void>((res) => (ready ? res() : this.readyWaiters.push(res))),
-      exited.then((how) => {
-        if (!ready) throw new StartupError(`${this.name} exited (${how}) before it was ready: see its log`);
-      }),
-    ]);
+    if (!ready) {
+      child.kill('SIGKILL');
+      throw new StartupError(`${this.name} was not ready at ${this.ready.url} within ${READY_TIMEOUT_MS / 1000} s (or exited): see ${this.logFile}`);
+    }
   }
 
   /** Resolves the next time the process becomes ready (after a restart). */
@@ -250,7 +241,8 @@ export async function startProdLikeStack(opts: ProdLikeOptions): Promise<ProdLik
     };
     const workers = opts.workers.map(
       (queues, i) =>
-        new Supervised(`worker-${i + 1} (${queues.join(',')})`, ['worker.ts', '--queues', queues.join(',')], { ...common, METRICS_PORT: String(ports.workerMetrics[i]) }, join(logDir, `worker-${i + 1}.log`), log, { msg: 'worker polling' }),
+        // Ready once its /metrics answers: worker.ts serves it after its workers are created, whatever LOG_LEVEL.
+        new Supervised(`worker-${i + 1} (${queues.join(',')})`, ['worker.ts', '--queues', queues.join(',')], { ...common, METRICS_PORT: String(ports.workerMetrics[i]) }, join(logDir, `worker-${i + 1}.log`), log, { url: `http://127.0.0.1:${ports.workerMetrics[i]}/metrics` }),
     );
     const apiUrls = ports.apis.map((p) => `http://127.0.0.1:${p}`);
     const apis = ports.apis.map(
@@ -324,7 +316,7 @@ async function main(): Promise<void> {
   });
   const basePort = Number(values['base-port']);
   const apis = Number(values.apis);
-  if (!Number.isInteger(basePort) || basePort < 1024 || basePort > 65000) throw new StartupError(`--base-port must be 1024…65000, got ${values['base-port']}`);
+  if (!Number.isInteger(basePort) || basePort < 1024 || basePort > 32700) throw new StartupError(`--base-port must be 1024…32700 (Temporal keeps membership ports in a smallint), got ${values['base-port']}`);
   if (!Number.isInteger(apis) || apis < 1 || apis > 9) throw new StartupError(`--apis must be 1…9, got ${values.apis}`);
   const log: Log = (m) => process.stderr.write(`[stack:prod-like] ${m}\n`);
   const stack = await startProdLikeStack({ basePort, dataDir: values['data-dir'], fresh: values.fresh, apis, workers: parseWorkers(values.workers), log });

@@ -84,7 +84,7 @@ describe.skipIf(goMissing !== null && !findTemporalServer())('the prod-like stac
   beforeAll(async () => {
     let base = 0;
     for (let i = 0; i < 50 && !base; i++) {
-      const candidate = 20_000 + Math.floor(Math.random() * 30_000);
+      const candidate = 20_000 + Math.floor(Math.random() * 12_000);
       const p = stackPorts(candidate, 2, 3);
       const all = [p.postgres, ...Object.values(p.temporal), ...p.apis, ...p.workerMetrics];
       if ((await Promise.all(all.map((x) => portIsFree(x)))).every(Boolean)) base = candidate;
