@@ -3,7 +3,7 @@
  * Temporal v1.31.2 on an embedded Postgres, 2 API and 3 worker processes), loopback only, bounded.
  *
  * Load: --orders (1,000) testkit orders created through both APIs (round robin, X-Idempotency-Key, retried
- * through faults) and each walked to `completed` by the sandbox simulation with --step-delay (15) seconds per
+ * through faults) and each walked to `completed` by the sandbox simulation with --step-delay (45) seconds per
  * step, so they are all in flight together; every order event goes out as a webhook to a verifying receiver
  * (bench/webhooks-receiver.ts) on loopback.
  * Faults, one after another while the orders run: SIGKILL a worker (its supervisor starts it again), SIGKILL the
@@ -38,7 +38,7 @@ function flags() {
     options: {
       orders: { type: 'string', default: '1000' },
       concurrency: { type: 'string', default: '16' },
-      'step-delay': { type: 'string', default: '15' },
+      'step-delay': { type: 'string', default: '45' },
       'receiver-down': { type: 'string', default: '30' },
       gap: { type: 'string', default: '10' },
       timeout: { type: 'string', default: '1200' },
@@ -106,7 +106,10 @@ async function retrying(urls: string[], start: number, make: (base: string) => P
 
 interface Fault {
   name: string;
+  /** Breaks the part (resolves once it is down). */
   inject: () => Promise<void>;
+  /** Brings it back (a supervisor's restart, a server start). */
+  heal: () => Promise<void>;
   /** For the receiver: recovery needs a new delivery received after the fault healed. */
   needsDelivery?: boolean;
 }
@@ -116,6 +119,7 @@ async function main() {
   const runId = randomUUID().slice(0, 8);
   const basePort = opts.basePort ?? (await freeBase());
   const dataDir = mkdtempSync(join(tmpdir(), 'labflow-chaos-'));
+  const logDir = join(tmpdir(), `labflow-chaos-logs-${runId}`); // kept: the processes' logs of this run
   // Every attempt of a delivery within the receiver's outage plus two minutes, then the production schedule's tail.
   const schedule = ['0', '1', '2', '4', '8', ...Array.from({ length: Math.ceil((opts.receiverDown + 120) / 10) }, () => '10'), '300', '1800'];
   log(`run ${runId}: ${opts.orders} orders, step delay ${opts.stepDelay} s, receiver down ${opts.receiverDown} s; stack on ports ${basePort}…${basePort + 23}, data in ${dataDir}`);
@@ -138,6 +142,7 @@ async function main() {
       basePort,
       dataDir,
       fresh: true,
+      logDir,
       apis: 2,
       workers: parseWorkers(DEFAULT_WORKERS),
       serviceEnv: { WEBHOOK_RETRY_SCHEDULE: schedule.join(','), WEBHOOK_TIMEOUT_SECONDS: '10', RATE_LIMIT_TEAM_PER_SECOND: '0', LOG_LEVEL: 'warn' },
@@ -226,21 +231,23 @@ async function main() {
         inject: async () => {
           const ready = victim.nextReady();
           victim.kill();
-          await ready;
+          faultHeal = ready;
         },
+        heal: () => faultHeal,
       },
-      { name: 'SIGKILL + restart the Temporal server', inject: () => st.restartTemporal() },
-      { name: 'restart Postgres', inject: () => st.restartPostgres() },
+      { name: 'SIGKILL the Temporal server, start it again', inject: () => st.killTemporal(), heal: () => st.startTemporal() },
+      { name: 'restart Postgres (fast shutdown)', inject: () => st.stopPostgres(), heal: () => st.startPostgres() },
       {
         name: `webhook receiver down ${opts.receiverDown} s`,
         needsDelivery: true,
-        inject: async () => {
-          await rx.stop();
+        inject: () => rx.stop(),
+        heal: async () => {
           await sleep(opts.receiverDown * 1000);
           await rx.start(receiverPort);
         },
       },
     ];
+    let faultHeal: Promise<void> = Promise.resolve();
     const recoveries: { name: string; inFlight: number; outage: number; recovered: number }[] = [];
     for (const fault of faults) {
       if (loadError || interrupted) break;
@@ -248,19 +255,25 @@ async function main() {
       log(`FAULT: ${fault.name} (${before.orders - before.completed} orders in flight)`);
       const t0 = Date.now();
       await fault.inject();
-      const healed = Date.now();
-      const eventsAtHeal = (await counts()).events;
-      const receivedAtHeal = rx.receipts.size;
+      let healedAt = 0;
+      const healing = fault.heal().then(() => {
+        healedAt = Date.now();
+      });
+      // Recovered: both APIs healthy and a new order event recorded since the fault (for the receiver, a
+      // delivery received after it came back). With a second replica, a killed worker may never stop the service.
+      const eventsAtFault = before.events;
       for (;;) {
         const healthy = (await Promise.all(api.map((u) => fetch(`${u}/health`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false)))).every(Boolean);
-        const progressed = (await counts()).events > eventsAtHeal;
-        const delivered = !fault.needsDelivery || rx.receipts.size > receivedAtHeal;
+        const progressed = (await counts()).events > eventsAtFault;
+        const delivered = !fault.needsDelivery || (healedAt > 0 && [...rx.receipts.values()].some((r) => r.at >= healedAt));
         if (healthy && progressed && delivered) break;
         if (Date.now() - t0 > 600_000) throw new Error(`${fault.name}: no recovery within 10 minutes`);
         await sleep(250);
       }
-      recoveries.push({ name: fault.name, inFlight: before.orders - before.completed, outage: healed - t0, recovered: Date.now() - t0 });
-      log(`recovered from "${fault.name}" in ${secs(Date.now() - t0)} (fault lasted ${secs(healed - t0)})`);
+      const recovered = Date.now() - t0;
+      await healing;
+      recoveries.push({ name: fault.name, inFlight: before.orders - before.completed, outage: healedAt - t0, recovered });
+      log(`service recovered from "${fault.name}" after ${secs(recovered)} (the part was back after ${secs(healedAt - t0)})`);
       await sleep(opts.gap * 1000);
     }
 
@@ -296,14 +309,15 @@ async function main() {
     const lines = [
       '',
       `chaos — ${opts.orders} orders (step delay ${opts.stepDelay} s, peak ${peakInFlight} in flight), 2 API + 3 worker processes, Temporal v1.31.2 on Postgres, ${secs(elapsed)}`,
-      '  fault                                              in flight   fault lasted   recovered after',
-      ...recoveries.map((r) => `  ${r.name.padEnd(50)} ${String(r.inFlight).padStart(9)}   ${secs(r.outage).padStart(12)}   ${secs(r.recovered).padStart(15)}`),
+      '  fault                                              in flight   part back after   service recovered after',
+      ...recoveries.map((r) => `  ${r.name.padEnd(50)} ${String(r.inFlight).padStart(9)}   ${secs(r.outage).padStart(15)}   ${secs(r.recovered).padStart(23)}`),
       `  orders          ${last.orders} created, ${last.completed} completed (${opts.orders - last.completed} not completed)`,
       `  order events    ${last.events} recorded, duplicated ${dupes!.n}, lost ${missing!.n}`,
       `  webhook events  ${outbox.length} recorded, ${outbox.length - summary.missing.length} delivered, lost ${summary.missing.length}; duplicated deliveries (same webhook-id) ${extraDeliveries} extra arrivals of ${summary.duplicates} events; bad signatures ${rx.invalid}`,
       `  deliveries      ${deliveries.map((d) => `${d.status} ${d.n}`).join(', ')}`,
       `  client          ${stats.retries} request retries through the faults; ${stats.simulateRefusedAfterRetry} simulate retries found the simulation already started`,
       `  restarts        ${restarts}`,
+      `  logs            ${logDir}`,
       `  result          ${ok ? 'PASS: 0 lost, 0 duplicated order events' : 'FAIL'}`,
       '',
     ];

@@ -51,6 +51,8 @@ export interface ProdLikeOptions {
   dataDir: string;
   /** Remove the data directory on stop (tests, chaos). */
   fresh: boolean;
+  /** Where the processes' logs go (default <dataDir>/logs; kept when --fresh removes the data). */
+  logDir?: string;
   apis: number;
   /** One entry per worker process: the queues it polls. */
   workers: QueueName[][];
@@ -184,10 +186,12 @@ export interface ProdLikeStack {
   workers: Supervised[];
   secrets: ReturnType<typeof stackSecrets>;
   logDir: string;
-  /** Fault injection: SIGKILL the Temporal server, start it again; resolves once it serves. */
-  restartTemporal(): Promise<void>;
-  /** Fault injection: stop Postgres (fast shutdown: sessions are cut) and start it again on the same data. */
-  restartPostgres(): Promise<void>;
+  /** Fault injection: SIGKILL the Temporal server (resolves once it is gone); startTemporal() brings it back. */
+  killTemporal(): Promise<void>;
+  startTemporal(): Promise<void>;
+  /** Fault injection: stop Postgres (fast shutdown: every session is cut); startPostgres() on the same data. */
+  stopPostgres(): Promise<void>;
+  startPostgres(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -202,7 +206,7 @@ export async function startProdLikeStack(opts: ProdLikeOptions): Promise<ProdLik
   if (taken.length) throw new StartupError(`port ${taken.join(', ')} already in use (ports ${opts.basePort}…${Math.max(...all)}): stop what holds it or pass --base-port`);
 
   const dataDir = resolve(opts.dataDir);
-  const logDir = join(dataDir, 'logs');
+  const logDir = opts.logDir ? resolve(opts.logDir) : join(dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   const cleanups: (() => Promise<void>)[] = [];
   const stop = async () => {
@@ -265,13 +269,17 @@ export async function startProdLikeStack(opts: ProdLikeOptions): Promise<ProdLik
       workers,
       secrets,
       logDir,
-      async restartTemporal() {
+      async killTemporal() {
         process.kill(temporal.pid!, 'SIGKILL');
         await temporal.exited;
+      },
+      async startTemporal() {
         temporal = await startServer();
       },
-      async restartPostgres() {
+      async stopPostgres() {
         await pg.stop();
+      },
+      async startPostgres() {
         pg = await startPg();
       },
       stop,
