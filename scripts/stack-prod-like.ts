@@ -17,7 +17,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -211,7 +211,12 @@ export async function startProdLikeStack(opts: ProdLikeOptions): Promise<ProdLik
   const cleanups: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const fn of cleanups.splice(0).reverse()) await fn().catch((err: unknown) => log(`stop: ${String(err)}`));
-    if (opts.fresh) rmSync(dataDir, { recursive: true, force: true });
+    if (opts.fresh) {
+      // The cluster may live elsewhere, linked from here (lib/postgres-placement.ts, when we run as root).
+      const pgDir = join(dataDir, 'postgres');
+      if (existsSync(pgDir)) rmSync(realpathSync(pgDir), { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   };
   try {
     // Both builds may take minutes on a first start: the server's (Go) and the CLI's, side by side.
