@@ -8,8 +8,8 @@
  * (bench/webhooks-receiver.ts) on loopback.
  * Faults, one after another while the orders run: SIGKILL a worker (its supervisor starts it again), SIGKILL the
  * Temporal server and start it again, restart Postgres (fast shutdown: every session is cut), stop the receiver
- * for --receiver-down (30) seconds. After each: time until the stack serves again (both APIs healthy and a new
- * order event recorded; for the receiver, a new delivery received).
+ * for --receiver-down (30) seconds. After each: time until the stack serves again (both APIs healthy and an
+ * order event recorded after a baseline taken 1 s into the fault; for the receiver, a new delivery received).
  * Figures at the end: orders completed, order events recorded, webhook events recorded and delivered, lost (must
  * be 0), duplicated order events (must be 0), duplicated deliveries (same webhook-id; at-least-once) counted.
  * Exit 1 when an order did not complete, an event was lost, or an order event was recorded twice.
@@ -259,9 +259,11 @@ async function main() {
       const healing = fault.heal().then(() => {
         healedAt = Date.now();
       });
-      // Recovered: both APIs healthy and a new order event recorded since the fault (for the receiver, a
-      // delivery received after it came back). With a second replica, a killed worker may never stop the service.
-      const eventsAtFault = before.events;
+      // Recovered: both APIs healthy and an order event recorded after a baseline taken 1 s into the fault (so
+      // commits already under way when it struck do not count); for the receiver, a delivery received after it
+      // came back. With a second replica, a killed worker may never stop the service.
+      await sleep(1000);
+      const eventsAtFault = (await counts()).events;
       for (;;) {
         const healthy = (await Promise.all(api.map((u) => fetch(`${u}/health`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false)))).every(Boolean);
         const progressed = (await counts()).events > eventsAtFault;
