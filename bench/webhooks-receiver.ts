@@ -25,7 +25,8 @@ export class BenchReceiver {
     this.webhook = new Webhook(secret);
   }
 
-  async start(): Promise<string> {
+  /** Listens on 127.0.0.1:`port` (0 = any free port); may be called again after stop() (receipts are kept). */
+  async start(port = 0): Promise<string> {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -49,7 +50,7 @@ export class BenchReceiver {
     server.keepAliveTimeout = 30_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      server.listen(port, '127.0.0.1', () => resolve());
     });
     this.server = server;
     this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
