@@ -35,6 +35,14 @@ function groupsOf(regions: Region[]): Region[][] {
   return groups;
 }
 
+const fieldsOf = (r: ParsedResult) => [r.units, r.reference_range_text, r.flag, r.source_panel_name].filter((f) => f !== undefined).length;
+
+/** The same result (name and value) as the row reader read it, when that reading knows more of it (its range, from a column). */
+function richer(r: ParsedResult, rows: Sourced[]): ParsedResult {
+  const same = rows.find((s) => s.result.test_name === r.test_name && s.result.value === r.value);
+  return same && fieldsOf(same.result) > fieldsOf(r) ? same.result : r;
+}
+
 export function chooseByRegion(
   pages: { page: number; lines: TextLine[] }[],
   rowResults: Sourced[],
@@ -47,7 +55,7 @@ export function chooseByRegion(
       readByProximity(r.lines, opts)
         .map((p) => resultOf(p.row, page))
         .filter((x): x is ParsedResult => x !== undefined);
-    const regions = regionsOf(lines, (side) => near({ lines: side }).length > 0);
+    const regions = regionsOf(lines, (side) => near({ lines: side }).length);
     const onPage = rowResults.filter((s) => s.result.page === page);
     const placed = new Set<Sourced>();
     for (const group of groupsOf(regions)) {
@@ -55,7 +63,7 @@ export function chooseByRegion(
       const rows = onPage.filter((s) => own.has(s.line));
       rows.forEach((s) => placed.add(s));
       const byProximity = group.map(near);
-      if (byProximity.flat().length > rows.length) out.push(...byProximity.flat());
+      if (byProximity.flat().length > rows.length) out.push(...byProximity.flat().map((r) => richer(r, rows)));
       else out.push(...rows.map((s) => s.result));
     }
     out.push(...onPage.filter((s) => !placed.has(s)).map((s) => s.result));
