@@ -127,9 +127,11 @@ function partialVerticalCut(lines: RegionLine[], minGap: number, standsAlone: St
   // The right side must start at one left edge on most lines (a column's start), not at a badge or a
   // value inside the left column's cards; longest run first, then the best aligned.
   const aligned = (run: { from: number; to: number; at: number }) => {
-    const starts = lines.slice(run.from, run.to).map((l) => l.cells.find((c) => c.x >= run.at)?.x).filter((x): x is number => x !== undefined);
-    const edge = Math.min(...starts);
-    return starts.length ? starts.filter((x) => x - edge <= minGap / 4).length / starts.length : 0;
+    const starts = lines
+      .slice(run.from, run.to)
+      .map((l) => ({ y: l.y, x: l.cells.find((c) => c.x >= run.at)?.x }))
+      .filter((p): p is { y: number; x: number } => p.x !== undefined);
+    return starts.length ? starts.filter(onEdge(starts, minGap / 4)).length / starts.length : 0;
   };
   runs.sort((a, b) => b.to - b.from - (a.to - a.from) || aligned(b) - aligned(a));
   for (const run of runs) {
@@ -148,6 +150,27 @@ function partialVerticalCut(lines: RegionLine[], minGap: number, standsAlone: St
     if (readsAlone(left, standsAlone) && readsAlone(right, standsAlone)) return [lines.slice(0, run.from), left, right, lines.slice(run.to)].filter((p) => p.length > 0);
   }
   return undefined;
+}
+
+/**
+ * Whether a point lies on the column edge the points mostly share: the line x = a + b·y fitted to the
+ * leftmost point of each row (a scanned or photographed page is a little skewed), fitted again without
+ * the points far off it, within `tolerance`.
+ */
+function onEdge(points: { y: number; x: number }[], tolerance: number): (p: { y: number; x: number }) => boolean {
+  const fit = (ps: { y: number; x: number }[]) => {
+    const my = ps.reduce((s, p) => s + p.y, 0) / ps.length;
+    const mx = ps.reduce((s, p) => s + p.x, 0) / ps.length;
+    const vy = ps.reduce((s, p) => s + (p.y - my) ** 2, 0);
+    const b = vy > 0 ? ps.reduce((s, p) => s + (p.y - my) * (p.x - mx), 0) / vy : 0;
+    // At most about 3° of skew.
+    const slope = Math.max(-0.05, Math.min(0.05, b));
+    return (p: { y: number; x: number }) => Math.abs(p.x - (mx + slope * (p.y - my)));
+  };
+  const first = fit(points);
+  const kept = points.filter((p) => first(p) <= 2 * tolerance);
+  const off = fit(kept.length >= 2 ? kept : points);
+  return (p) => off(p) <= tolerance;
 }
 
 /** Split where the vertical distance between lines is well above the page's line step. */
@@ -174,7 +197,8 @@ function cut(lines: RegionLine[], step: number, depth: number, standsAlone: Stan
   if (depth < 8) {
     const v = verticalCut(lines, 1.4 * step, standsAlone);
     if (v) return v.flatMap((side) => cut(side, step, depth + 1, standsAlone));
-    const p = partialVerticalCut(lines, 1.4 * step, standsAlone);
+    // A narrower band than a full cut needs: the other tests (aligned edge, empty band, both sides reading) hold it.
+    const p = partialVerticalCut(lines, step, standsAlone);
     if (p) return p.flatMap((part) => cut(part, step, depth + 1, standsAlone));
     const h = horizontalCut(lines, step, standsAlone);
     if (h.length > 1) return h.flatMap((part) => cut(part, step, depth + 1, standsAlone));

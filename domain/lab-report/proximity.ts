@@ -64,8 +64,10 @@ interface Classified {
 function rangeOnly(tokens: Token[]): boolean {
   const lone = tokens.length === 1 && tokens[0]!.kind === 'cmp';
   const ranges = tokens.filter((t) => t.kind === 'range' || (t.kind === 'cmp' && (t.labelled || lone)));
-  const rest = tokens.filter((t) => !ranges.includes(t) && t.kind !== 'unit' && t.kind !== 'sep' && !(t.kind === 'word' && /^(range|normal|ref\.?|reference|optimal|target)[:.]?$/i.test(t.text)));
-  return ranges.length === 1 && rest.length === 0;
+  const rest = tokens.filter((t) => !ranges.includes(t) && t.kind !== 'unit' && t.kind !== 'sep' && !(t.kind === 'word' && /^(range|normal|ref\.?|reference|optimal|target)[:.,]?$/i.test(t.text)));
+  // One short word after the range: its unit as OCR misread it ("mmoll.", "gdL").
+  const unitLike = rest.length === 1 && rest[0]!.kind === 'word' && rest[0]!.text.length <= 8 && tokens.indexOf(rest[0]!) > tokens.indexOf(ranges[0]!);
+  return ranges.length === 1 && (rest.length === 0 || unitLike);
 }
 
 function classify(l: RegionLine, decimalComma: boolean): Classified {
@@ -103,8 +105,9 @@ const hasNumber = (c: Classified) => c.tokens.some((t) => VALUE_KINDS.has(t.kind
 
 /**
  * "Glucose      NORMAL" over "78 mg/dL": a name line whose only result word is a status badge in a cell of
- * its own (NORMAL, HIGH, In Range), followed by a line that starts with a number. The badge belongs to
- * the number below; read as a qualitative value it would hide the printed one.
+ * its own (NORMAL, HIGH, In Range), and whose next value line (after at most a plain-language line or
+ * two) starts with a number. The badge belongs to that number; read as a qualitative value it would
+ * hide the printed one.
  */
 function isBadgedName(c: Classified, next: Classified | undefined): boolean {
   if (c.kind !== 'value' || hasNumber(c) || !next || next.kind !== 'value' || !hasNumber(next) || !startsWithValue(next)) return false;
@@ -121,7 +124,7 @@ export function readByProximity(lines: RegionLine[], opts: RowOptions): Proximit
   const heading = (c: Classified) => c.kind !== 'value' && c.l.cells.filter((x) => headerRoleOf(x.text) !== undefined).length >= 2;
   all.forEach((c, i) => {
     if (c.kind === 'name' && (heading(c) || (i > 0 && heading(all[i - 1]!) && c.l.y - all[i - 1]!.l.y < step))) c.kind = 'other';
-    if (isBadgedName(c, all[i + 1])) c.kind = 'name';
+    if (isBadgedName(c, all.slice(i + 1, i + 4).find((n) => n.kind === 'value'))) c.kind = 'name';
     if (c.kind === 'value' && i > 0 && all[i - 1]!.kind === 'value' && isScale(c.l, all[i - 1]!.l, step)) c.kind = 'scale';
   });
   const used = new Set<number>();
