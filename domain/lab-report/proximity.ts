@@ -87,6 +87,22 @@ function classify(l: RegionLine, decimalComma: boolean): Classified {
   return { l, kind: 'other', tokens };
 }
 
+/**
+ * How many column headings a line holds, counted over its words and word pairs, so that cells OCR
+ * merged ("Standard Range Flag") count as printed.
+ */
+function headingRoles(l: RegionLine): number {
+  const words = l.cells.flatMap((c) => c.text.split(/\s+/));
+  const roles = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    const pair = i + 1 < words.length ? headerRoleOf(`${words[i]} ${words[i + 1]}`) : undefined;
+    const role = pair ?? headerRoleOf(words[i]!);
+    if (role) roles.add(role);
+    if (pair) i++;
+  }
+  return roles.size;
+}
+
 /** The name line's name and, when a badge sits on it ("Glucose      Above Range"), its flag. */
 function nameOf(c: Classified): { name: string; flagText?: string } {
   const flags = c.l.cells.filter((x) => flagCell(x.text) && !x.text.split(/\s+/).some(isNameWord));
@@ -119,11 +135,12 @@ function isBadgedName(c: Classified, next: Classified | undefined): boolean {
 export function readByProximity(lines: RegionLine[], opts: RowOptions): ProximityRow[] {
   const all = lines.map((l) => classify(l, opts.decimalComma));
   const step = lineStep(lines);
-  // Column headings ("REFERENCE | PREVIOUS RESULT | LAB") and a second heading line under them
-  // ("INTERVAL | AND DATE"): never a test's name.
-  const heading = (c: Classified) => c.kind !== 'value' && c.l.cells.filter((x) => headerRoleOf(x.text) !== undefined).length >= 2;
+  // Column headings ("REFERENCE | PREVIOUS RESULT | LAB") and a second heading line next to them
+  // ("INTERVAL | AND DATE", which OCR may give first): never a test's name.
+  const heading = (c: Classified) => c.kind !== 'value' && headingRoles(c.l) >= 2;
   all.forEach((c, i) => {
-    if (c.kind === 'name' && (heading(c) || (i > 0 && heading(all[i - 1]!) && c.l.y - all[i - 1]!.l.y < step))) c.kind = 'other';
+    const beside = (j: number) => j >= 0 && j < all.length && heading(all[j]!) && Math.abs(c.l.y - all[j]!.l.y) < step;
+    if (c.kind === 'name' && (heading(c) || beside(i - 1) || beside(i + 1))) c.kind = 'other';
     if (isBadgedName(c, all.slice(i + 1, i + 4).find((n) => n.kind === 'value'))) c.kind = 'name';
     if (c.kind === 'value' && i > 0 && all[i - 1]!.kind === 'value' && isScale(c.l, all[i - 1]!.l, step)) c.kind = 'scale';
   });
