@@ -22,9 +22,9 @@ interface LabelRule {
 // Parts of a combined name label ("Name, Vorname", "Nom, Prénom", "Last, First", "Vorname Name"),
 // joined by a comma, slash or single space (a column gap would make two labels of a label row).
 // Bare "Last"/"First" count only as "Last, First" ("First Name" is a single label, not first + name).
-const LAST_PART = String.raw`(?:last name|surname|family name|nachname|familienname|name|nom de famille|nom)`;
-const FIRST_PART = String.raw`(?:first names?|given names?|forenames?|vornamen?|prenoms?)`;
-const JOIN = String.raw`(?:\s?[,/]\s?| (?:et|und|and|&) | )`;
+const LAST_PART = String.raw`(?:last name|surname|family name|nachname|familienname|name|nom de famille|nom|cognome|apellidos?)`;
+const FIRST_PART = String.raw`(?:first names?|given names?|forenames?|vornamen?|prenoms?|nome|nombre)`;
+const JOIN = String.raw`(?:\s?[,/]\s?| (?:et|und|and|&|e|y) | )`;
 const LAST_FIRST = String.raw`(?:${LAST_PART}${JOIN}${FIRST_PART}|last\s?[,/]\s?first(?: names?)?)`;
 const FIRST_LAST = String.raw`(?:${FIRST_PART}${JOIN}${LAST_PART}|first\s?[,/]\s?last(?: names?)?)`;
 
@@ -33,22 +33,22 @@ const LABELS: LabelRule[] = [
   // A combined label says in which order the two names follow: "Name, Vorname: Weber, Matthias".
   { field: 'lastFirst', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${LAST_FIRST}\b`) },
   { field: 'firstLast', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${FIRST_LAST}\b`) },
-  { field: 'dob', re: /\b(date of birth|birth ?date|d\.?o\.?b\.?|geburtsdatum|geb\.?-?datum|geboren am|date de naissance|nee? le|ne\(e\) le|ddn)\b/ },
+  { field: 'dob', re: /\b(date of birth|birth ?date|d\.?o\.?b\.?|geburtsdatum|geb\.?-?datum|geboren am|date de naissance|nee? le|ne\(e\) le|ddn|fecha de nacimiento|f\. nacimiento|data di nascita|nat[oa] il)\b/ },
   { field: 'lastName', re: /\b(last name|surname|family name|nachname|familienname|nom de famille|nom de naissance|nom d'usage)\b/ },
   { field: 'firstName', re: /\b(first name|given names?|forename|vorname|prenoms?)\b/ },
-  { field: 'fullName', re: /\b(patient(?:'s)? name|name of patient|patient\(?in\)?|nom du patient)\b/ },
-  { field: 'collected', re: /\b(collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?)\b/ },
-  { field: 'reported', re: /\b(report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation)\b/ },
-  { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon)/ },
+  { field: 'fullName', re: /\b(patient(?:'s)? name|name of patient|patient\(?in\)?|nom du patient|nombre del paciente|prepared for|results for|report for)\b/ },
+  { field: 'collected', re: /\b(collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?|fecha de (?:extraccion|toma(?: de muestra)?|recogida)|data (?:del )?prelievo)\b/ },
+  { field: 'reported', re: /\b(report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation|fecha de (?:informe|emision|validacion)|data (?:del )?referto|data di refertazione)\b/ },
+  { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon|n[°o] de muestra|numero de muestra|n\. accettazione|numero (?:di )?accettazione|n\. campione)/ },
   // "geb." alone may also mean "née" (a maiden name), so it needs a ':' or a column gap after it.
   { field: 'dob', re: /\bgeb\.?(?: am)?(?![a-z])/, needsSeparator: true },
   // Bare "Specimen" / "Sample" / "Dossier" / "Lab Ref" label an identifier only when one follows (see record).
   { field: 'specimen', re: /\b(specimen|sample|dossier|lab ref(?:erence)?)(?![a-z])/, needsSeparator: true },
-  { field: 'lab', re: /\b(performing (?:lab(?:oratory)?|site|location|facility)|performed (?:at|by)|testing (?:site|lab(?:oratory)?)|laboratory name|lab name|(?:durchfuhrendes|untersuchendes) labor|laboratoire executant)\b/, needsSeparator: true },
+  { field: 'lab', re: /\b(performing (?:lab(?:oratory)?|site|location|facility)|(?:resulting|reporting) lab(?:oratory)?|performed (?:at|by)|testing (?:site|lab(?:oratory)?)|laboratory name|lab name|(?:durchfuhrendes|untersuchendes) labor|laboratoire executant)\b/, needsSeparator: true },
   { field: 'lab', re: /\b(laboratory|laboratoire|labor)\b/, needsSeparator: true, startsCell: true },
-  { field: 'other', re: /\b(received|eingang(?:sdatum)?|date de reception|sex|gender|geschlecht|sexe|age|alter|ordering (?:physician|provider)|physician|doctor|provider|arzt|einsender|medecin|prescripteur|account|phone|tel\.?|telephone|telefon|fax|address|adresse|anschrift|mrn|patient id|insurance|page|seite|status|time|zeit|heure)\b/, needsSeparator: true },
+  { field: 'other', re: /\b(received|eingang(?:sdatum)?|date de reception|sex|gender|geschlecht|sexe|age|alter|ordering (?:physician|provider)|physician|doctor|provider|arzt|einsender|medecin|prescripteur|account|phone|tel\.?|telephone|telefon|fax|address|adresse|anschrift|mrn|patient id|insurance|page|seite|status|time|zeit|heure|medico solicitante|medico richiedente|sexo|sesso|edad|eta)\b/, needsSeparator: true },
   { field: 'lastName', re: /\b(nom)\b/, needsSeparator: true },
-  { field: 'fullName', re: /\b(name|patient)\b/, needsSeparator: true },
+  { field: 'fullName', re: /\b(name|patient|paciente|paziente)\b/, needsSeparator: true },
 ];
 
 interface LabelHit {
@@ -396,7 +396,8 @@ function letterhead(lines: MetadataLine[]): string {
     }
     // Left to right, so a document title at the left ("Laborbefund   Medizinisches Labor Rhein-Main")
     // does not hide the lab's name beside it.
-    for (const cell of cells) {
+    // A cell may join the lab's name and the document's title: "Harborview Clinical Labs — Cumulative Results".
+    for (const cell of cells.flatMap((c) => [c, ...c.split(/\s+[—–|·]\s+/)])) {
       if (orgNameShape(cell) && LAB_WORDS.test(foldText(cell)) && !looksLikePerson(cell)) return cell;
     }
   }

@@ -9,6 +9,7 @@
  * (a unit, a range, a flag, a column header, or a name the LOINC table knows): a wrong value is worse
  * than a missing one.
  */
+import { isNameWord } from './blocks.js';
 import { inferDateOrder } from './dates.js';
 import { detectHeader, type ColumnLayout, chunksOf } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
@@ -19,6 +20,7 @@ import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
 import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
+import { isUnitToken } from './units.js';
 import { type ExtractedPage, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
 
 export interface ParseOptions {
@@ -58,12 +60,15 @@ function pageFurniture(lines: PageLine[], pageCount: number): Set<PageLine> {
   if (pageCount < 2) return furniture;
   const edge = (l: PageLine): boolean => l.index < 6 || l.index >= l.count - 4;
   const key = (l: PageLine): string => foldText(squash(l.line.text)).replace(/\d+/g, '#');
+  // "53 mg/dL", "40", "Range: 70 - 99 mg/dL": with digits masked, the last result of one page looks like
+  // the last of the next; furniture has words, not units.
+  const furnitureLike = (l: PageLine): boolean => (key(l).match(/\p{L}/gu)?.length ?? 0) >= 3 && !l.line.text.split(/\s+/).some((w) => isUnitToken(w));
   const pagesByKey = new Map<string, Set<number>>();
-  for (const l of lines.filter(edge)) {
+  for (const l of lines.filter((x) => edge(x) && furnitureLike(x))) {
     const k = key(l);
     pagesByKey.set(k, (pagesByKey.get(k) ?? new Set()).add(l.page));
   }
-  for (const l of lines) if (edge(l) && (pagesByKey.get(key(l))?.size ?? 0) >= 2) furniture.add(l);
+  for (const l of lines) if (edge(l) && furnitureLike(l) && (pagesByKey.get(key(l))?.size ?? 0) >= 2) furniture.add(l);
   return furniture;
 }
 
@@ -72,9 +77,13 @@ const NOT_A_TEST = /^(page|seite|dob|date|datum|time|zeit|age|alter|sex|gender|p
 /** "Fasting: Yes", "Nüchtern: nein": the patient's state, not a test ("Fasting Blood Sugar" is one). */
 const FASTING_STATE = /^(fasting|nuchtern|a jeun)( status| state| hours?| time)?$/;
 
+/** "78 mg/dL", "0.78": a measured value (the line above a value in a card, two cards side by side), not a name. */
+const MEASURE_ONLY = /^[<>]?\s*\d+(?:[.,]\d+)?\s*(?:\S+)?$/;
+
 function looksLikeTestName(name: string): boolean {
   const folded = foldText(name);
   if (NOT_A_TEST.test(folded) || FASTING_STATE.test(folded) || name.length > 60) return false;
+  if (MEASURE_ONLY.test(name.trim()) && !name.split(/\s+/).some(isNameWord)) return false;
   return name.split(/\s+/).length <= 8 && !/https?:|www\.|@/.test(folded);
 }
 

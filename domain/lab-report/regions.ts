@@ -2,8 +2,9 @@
  * Per reading region (blocks.ts), which strategy's reading to keep: the row reader's results read from
  * the region's lines, or the proximity reading of the region (proximity.ts), whichever explains more
  * of it, counted as results that pass the parser's evidence test (a unit, a range, a flag or a known
- * name). Regions cut from the same printed lines (two columns the text layer gives as one line) are
- * judged together, each line's row result counted once. The row reader keeps ties: on tables it also
+ * name); between as many, the one with more results measured (a unit or a range). Regions cut from
+ * the same printed lines (two columns the text layer gives as one line) are judged together, each
+ * line's row result counted once. The row reader keeps ties: on tables it also
  * knows columns and panels. A region where rows found nothing but values with units or ranges are
  * printed is thereby read by proximity, so a report that prints results never comes out empty.
  */
@@ -35,6 +36,14 @@ function groupsOf(regions: Region[]): Region[][] {
   return groups;
 }
 
+const fieldsOf = (r: ParsedResult) => [r.units, r.reference_range_text, r.flag, r.source_panel_name].filter((f) => f !== undefined).length;
+
+/** The same result (name and value) as the row reader read it, when that reading knows more of it (its range, from a column). */
+function richer(r: ParsedResult, rows: Sourced[]): ParsedResult {
+  const same = rows.find((s) => s.result.test_name === r.test_name && s.result.value === r.value);
+  return same && fieldsOf(same.result) > fieldsOf(r) ? same.result : r;
+}
+
 export function chooseByRegion(
   pages: { page: number; lines: TextLine[] }[],
   rowResults: Sourced[],
@@ -47,7 +56,7 @@ export function chooseByRegion(
       readByProximity(r.lines, opts)
         .map((p) => resultOf(p.row, page))
         .filter((x): x is ParsedResult => x !== undefined);
-    const regions = regionsOf(lines, (side) => near({ lines: side }).length > 0);
+    const regions = regionsOf(lines, (side) => near({ lines: side }).length);
     const onPage = rowResults.filter((s) => s.result.page === page);
     const placed = new Set<Sourced>();
     for (const group of groupsOf(regions)) {
@@ -55,7 +64,12 @@ export function chooseByRegion(
       const rows = onPage.filter((s) => own.has(s.line));
       rows.forEach((s) => placed.add(s));
       const byProximity = group.map(near);
-      if (byProximity.flat().length > rows.length) out.push(...byProximity.flat());
+      const prox = byProximity.flat();
+      // More results, or as many with more of them measured (a unit or a range): "Glucose  Normal" read
+      // as a row is a status word where the card prints "82 mg/dL" below.
+      const measured = (rs: ParsedResult[]) => rs.filter((r) => r.units !== undefined || r.reference_range_text !== undefined).length;
+      const rowResults = rows.map((s) => s.result);
+      if (prox.length > rows.length || (prox.length === rows.length && measured(prox) > measured(rowResults))) out.push(...prox.map((r) => richer(r, rows)));
       else out.push(...rows.map((s) => s.result));
     }
     out.push(...onPage.filter((s) => !placed.has(s)).map((s) => s.result));

@@ -39,6 +39,18 @@ describe('splitPersonName: titles, order and particles', () => {
 });
 
 describe('extractMetadata: labelled names', () => {
+  it('reads Spanish and Italian labels: name in the label\'s order, birth date, collection date, sample number', () => {
+    const es = extractMetadata(lines('Laboratorio Clínico Almeda', 'Paciente: FERNÁNDEZ LÓPEZ, Alejandro   Nº de muestra: 890306495', 'Fecha de nacimiento: 23/03/1978   Fecha de extracción: 08/05/2025', 'Médico solicitante: Dra. Elena Castro'), { dateOrder: 'dmy' });
+    expect(es).toMatchObject({ patient_first_name: 'Alejandro', patient_last_name: 'FERNÁNDEZ LÓPEZ', dob: '1978-03-23', date_collected: '2025-05-08', specimen_number: '890306495', lab_name: 'Laboratorio Clínico Almeda' });
+    const it_ = extractMetadata(lines('Centro Diagnostico Lombardo', 'Cognome e Nome: ESPOSITO PAOLA   N. accettazione: 66581921', 'Data di nascita: 20/04/1964   Data prelievo: 29/10/2024'), { dateOrder: 'dmy' });
+    expect(it_).toMatchObject({ patient_first_name: 'PAOLA', patient_last_name: 'ESPOSITO', dob: '1964-04-20', date_collected: '2024-10-29', specimen_number: '66581921' });
+  });
+
+  it('reads "Prepared for Jane Roe" and a lab name joined to the document title', () => {
+    const m = extractMetadata(lines('Harborview Clinical Labs — Cumulative Results', 'Prepared for Susan Brown', 'Date of birth: November 20, 1990'));
+    expect(m).toMatchObject({ patient_first_name: 'Susan', patient_last_name: 'Brown', lab_name: 'Harborview Clinical Labs' });
+  });
+
   it('reads "Name : SURNAME, Given Title" with the title dropped', () => {
     const m = extractMetadata(lines('Name   : THOMAS, William Mr', 'DOB   : 19/03/1942 (82y)   Sex: M'), { dateOrder: 'dmy' });
     expect(m).toMatchObject({ patient_first_name: 'William', patient_last_name: 'THOMAS', dob: '1942-03-19' });

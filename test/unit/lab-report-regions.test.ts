@@ -20,13 +20,13 @@ describe('reading regions', () => {
       line(112, [40, '140 mmol/L'], [300, '4.2 mmol/L']),
       line(124, [40, 'Ref 135-145'], [300, 'Ref 3.5-5.1']),
     ];
-    expect(regionsOf(twoColumns, () => true).map((r) => r.lines.length)).toEqual([3, 3]);
+    expect(regionsOf(twoColumns, () => 1).map((r) => r.lines.length)).toEqual([3, 3]);
     const table = [
       line(100, [40, 'Sodium'], [200, '140'], [260, 'mmol/L'], [340, '135-145']),
       line(112, [40, 'Potassium'], [200, '4.2'], [260, 'mmol/L'], [340, '3.5-5.1']),
     ];
     // The right-hand columns hold no names: they do not read alone, so no cut is taken.
-    expect(regionsOf(table, (side) => side.some((l) => /[a-z]{4}/i.test(l.cells.map((c) => c.text).join(' ').replace(/mmol/g, '')))).length).toBe(1);
+    expect(regionsOf(table, (side) => (side.some((l) => /[a-z]{4}/i.test(l.cells.map((c) => c.text).join(' ').replace(/mmol/g, ''))) ? 1 : 0)).length).toBe(1);
   });
 });
 
@@ -70,6 +70,53 @@ describe('parseLabReport without table rows', () => {
       ['Vitamin D, 25-Hydroxy', '41', 'ng/mL', 30, 100, 'normal'],
     ]);
     expect(results[0]!.flag).toBe('Above Range');
+  });
+
+  it('reads a grid of cards under full-width lines, the status word on the name line being a badge', () => {
+    const { results } = parse(
+      page([
+        line(40, [40, 'Riverbend Clinical Laboratory — Results Summary for your visit']),
+        line(60, [40, 'Patient: Jane Doe'], [260, 'DOB: 01/02/1980'], [400, 'Accession: A1234']),
+        line(100, [40, 'BASIC METABOLIC PANEL AND MORE TESTS']),
+        line(126, [50, 'Glucose'], [250, 'HIGH'], [320, 'Sodium'], [500, 'NORMAL']),
+        line(145, [50, '112 mg/dL'], [320, '141 mmol/L']),
+        line(159, [50, 'Ref. range 70 - 99 mg/dL'], [320, 'Ref. range 135 - 146 mmol/L']),
+        line(192, [50, 'Potassium'], [250, 'NORMAL'], [320, 'Calcium'], [500, 'LOW']),
+        line(211, [50, '4.1 mmol/L'], [320, '8.1 mg/dL']),
+        line(225, [50, 'Ref. range 3.5 - 5.3 mmol/L'], [320, 'Ref. range 8.6 - 10.3 mg/dL']),
+        line(400, [200, 'Riverbend Clinical Laboratory · CLIA 05D0000000']),
+      ]),
+    );
+    // The status word is the flag of the value below it, never a value; each card keeps its own badge.
+    expect(results.map((r) => [...brief(r), r.flag]).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+      ['Calcium', '8.1', 'mg/dL', 8.6, 10.3, 'abnormal', 'LOW'],
+      ['Glucose', '112', 'mg/dL', 70, 99, 'abnormal', 'HIGH'],
+      ['Potassium', '4.1', 'mmol/L', 3.5, 5.3, 'normal', 'NORMAL'],
+      ['Sodium', '141', 'mmol/L', 135, 146, 'normal', 'NORMAL'],
+    ]);
+  });
+
+  it('skips the end labels of a range bar and a sentence with a number in it, and keeps the last card of each page', () => {
+    const card = (y: number, name: string, about: string, value: string, lo: string, hi: string, range: string) => [
+      line(y, [40, name], [400, 'In Range']),
+      line(y + 14, [40, about]),
+      line(y + 36, [40, value]),
+      line(y + 42, [280, lo], [390, hi]),
+      line(y + 54, [40, range]),
+    ];
+    const pageOf = (n: number, lines: TextLine[]): ExtractedPage => ({ page: n, source: 'text_layer', lines: [line(30, [40, 'Northstar Labs'], [450, 'Your Lab Results']), ...lines, line(760, [40, 'Northstar Labs, Austin TX'], [500, `Page ${n} of 2`])] });
+    const { results } = parseLabReport(
+      [
+        // With digits masked the two cards' value, bar and range lines are the same: still not page furniture.
+        pageOf(1, card(90, 'HDL Cholesterol', 'The good cholesterol, best checked every 12 months.', '53 mg/dL', '40', '60', 'Range: 40 - 60 mg/dL')),
+        pageOf(2, card(90, 'LDL Cholesterol', 'The cholesterol that builds up in arteries.', '82 mg/dL', '0', '99', 'Range: 0 - 99 mg/dL')),
+      ],
+      { currentYear: 2025 },
+    );
+    expect(results.map(brief)).toEqual([
+      ['HDL Cholesterol', '53', 'mg/dL', 40, 60, 'normal'],
+      ['LDL Cholesterol', '82', 'mg/dL', 0, 99, 'normal'],
+    ]);
   });
 
   it('finds nothing where nothing is printed (a letter with dates and numbers but no results)', () => {
