@@ -5,7 +5,6 @@
  * schemas as the routes write output (`io: 'output'`).
  */
 import { z } from 'zod';
-import { validationErrorItem } from '../routes/responses.js';
 import { appointmentOperations } from './operations/appointments.js';
 import { dashboardOperations } from './operations/dashboard.js';
 import { labReportOperations } from './operations/lab-reports.js';
@@ -17,7 +16,7 @@ import { teamOperations } from './operations/team.js';
 import { userOperations } from './operations/users.js';
 import { wearableOperations } from './operations/wearables.js';
 import { webhookOperations } from './operations/webhooks.js';
-import type { Answer, Auth, Named, Operation } from './spec.js';
+import { errorDetail, validationError, type Answer, type Auth, type Named, type Operation } from './spec.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -37,10 +36,6 @@ export function allOperations(): Operation[] {
   ];
 }
 
-/** Every 4xx that is not a 422 (and a 5xx): `detail` is a sentence, or an object for some refusals (a link token's `error_type`). */
-const errorBody = z.object({ detail: z.union([z.string(), z.looseObject({})]), request_id: z.string().optional() });
-/** 422: FastAPI's shape, one item per bad input. */
-const validationErrorBody = z.object({ detail: z.array(validationErrorItem.extend({ input: z.unknown().optional() })).min(1) });
 
 const SECURITY: Record<Auth, Record<string, string[]>[]> = {
   team: [{ apiKey: [] }, { serviceApiKey: [] }],
@@ -126,8 +121,8 @@ class Builder {
       return out;
     }
     const hasInput = Boolean(op.params ?? op.query ?? op.body) || op.auth === 'link';
-    if (hasInput) out['422'] ??= { description: 'Bad input: one item per problem.', content: { 'application/json': { schema: this.schema({ name: 'HTTPValidationError', schema: validationErrorBody }, 'output') } } };
-    const error = { 'application/json': { schema: this.schema({ name: 'ErrorDetail', schema: errorBody }, 'output') } };
+    if (hasInput) out['422'] ??= { description: 'Bad input: one item per problem.', content: { 'application/json': { schema: this.schema(validationError, 'output') } } };
+    const error = { 'application/json': { schema: this.schema(errorDetail, 'output') } };
     out['4XX'] ??= { description: 'Refused: not found, not allowed, conflict, too large, too many requests…', content: error };
     out['5XX'] ??= { description: 'A server error (with its request id).', content: error };
     return out;

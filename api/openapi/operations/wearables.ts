@@ -8,7 +8,7 @@ import { groupedQuery, rangeQuery, userIdParam } from '../../routes/vitals/query
 import { introspectQuery, providerOnly, streamId } from '../../routes/summaries/index.js';
 import { batchBody, historyQuery, queryIdOrSlug } from '../../routes/aggregate/index.js';
 import * as res from '../responses/wearables.js';
-import { json, named, type Operation } from '../spec.js';
+import { errorDetail, json, named, type Operation } from '../spec.js';
 
 /** Summary resources with a `/raw` read (api/routes/summaries). */
 const RAW = new Set(['activity', 'sleep', 'workouts', 'body', 'profile']);
@@ -60,6 +60,6 @@ export const wearableOperations: Operation[] = [
   ...(['result_table', 'task_history'] as const).map((what): Operation => ({
     method: 'GET', path: `/aggregate/v1/user/{user_id}/continuous_query/{query_id_or_slug}/${what}`, tag: 'Aggregation',
     summary: `A continuous query’s ${what.replace('_', ' ')} (none exist here: always 404)`, auth: 'team', params: { user_id: userIdParam, query_id_or_slug: queryIdOrSlug },
-    ...(what === 'task_history' ? { query: historyQuery } : {}), responses: {},
+    ...(what === 'task_history' ? { query: historyQuery } : {}), responses: { 404: json(errorDetail, 'Not found: there are no continuous queries.') },
   })),
 ];
