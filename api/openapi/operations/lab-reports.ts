@@ -1,7 +1,7 @@
 /** Lab report parsing jobs: upload, read, human review (README "Lab report parsing"). */
-import { parsingJob } from '../../routes/lab-reports/responses.js';
 import { createJobFields, jobIdParam, reviewBody } from '../../routes/lab-reports/schemas.js';
 import { z } from 'zod';
+import { job as parsingJob } from '../responses/extensions.js';
 import { json, named, type Operation } from '../spec.js';
 
 const job = json(named('ParsingJob', parsingJob));

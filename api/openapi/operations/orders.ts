@@ -5,10 +5,11 @@ import { createOrderBody, createTestkitOrderBody, listOrdersQuery, orderIdParam,
 import { labelsQuery } from '../../routes/orders/documents.js';
 import { importOrderBody } from '../../routes/orders/import.js';
 import { transactionIdParam } from '../../routes/orders/transactions.js';
+import * as ext from '../responses/extensions.js';
 import { json, named, pdf, type Operation } from '../spec.js';
 
-const order = named('ClientFacingOrder', res.clientFacingOrder);
-const postOrder = json(named('PostOrderResponse', res.postOrderResponse));
+const order = named('ClientFacingOrder', ext.order);
+const postOrder = json(named('PostOrderResponse', ext.postOrder));
 const tag = 'Orders';
 
 /** The stored result of an order (CONTRACT §4 LabResultsRaw): metadata as the lab sent it, results, missing results. */
@@ -21,7 +22,7 @@ export const orderOperations: Operation[] = [
   { method: 'POST', path: '/v3/order/create', tag, summary: 'Create an order (the older path)', auth: 'team', body: { json: createOrderBody }, responses: { 200: postOrder } },
   { method: 'POST', path: '/v3/order/testkit/register', tag, summary: 'Register a test kit to a user', auth: 'team', body: { json: registerTestkitBody }, responses: { 200: postOrder } },
   { method: 'POST', path: '/v3/order/import', tag, summary: 'Import an order placed outside this service', auth: 'team', body: { json: importOrderBody }, responses: { 200: postOrder } },
-  { method: 'GET', path: '/v3/orders', tag, summary: 'List the team’s orders', auth: 'team', query: listOrdersQuery, responses: { 200: json(named('GetOrdersResponse', res.getOrdersResponse)) } },
+  { method: 'GET', path: '/v3/orders', tag, summary: 'List the team’s orders', auth: 'team', query: listOrdersQuery, responses: { 200: json(named('GetOrdersResponse', ext.orders)) } },
   { method: 'GET', path: '/v3/order/{order_id}', tag, summary: 'Read an order', auth: 'team', params: orderIdParam, responses: { 200: json(order) } },
   { method: 'POST', path: '/v3/order/{order_id}/cancel', tag, summary: 'Cancel an order', auth: 'team', params: orderIdParam, responses: { 200: postOrder } },
   { method: 'PATCH', path: '/v3/order/{order_id}/draw_completed', tag, summary: 'Mark an at-home draw completed', auth: 'team', params: orderIdParam, responses: { 200: postOrder } },

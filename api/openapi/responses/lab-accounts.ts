@@ -15,7 +15,8 @@ export const labAccount = z.object({
   name: z.string(),
   default_clinical_notes: z.string().nullable(),
   business_units: z.array(z.unknown()).nullable(),
-  allowed_billing: z.array(z.string()),
+  /** Billing types and the US states each is allowed in. */
+  allowed_billing: z.record(z.string(), z.array(z.string())),
   team_id_allowlist: z.array(z.string().nullable()),
   created_at: z.iso.datetime({ offset: true }),
 });
