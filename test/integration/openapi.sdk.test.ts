@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { VitalClient, VitalError } from '@tryvital/vital-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../api/openapi/document.js';
+import { createPartnerKey } from '../../db/queries/partners.js';
 import { providerConnections } from '../../db/schema/index.js';
 import { ingestionWorkflowId, ingestionWorkflowType, taskQueue, type IngestionInput } from '../../workflows/ingestion/definitions.js';
 import { samplePdf } from '../fixtures/lab-reports/report.js';
@@ -137,11 +138,23 @@ describe('GET /openapi.json against the answers of a representative run', () => 
     await client.labTests.cancelOrder(second.order.id);
     expect(await refused(client.labTests.getOrder(randomUUID()))).toBe(404);
     expect(await refused(client.labTests.cancelOrder(randomUUID()))).toBe(404);
+    await client.labTests.getOrderPscInfo(orderId).catch(() => undefined); // 200 or 404: either is checked
+    const markerIds = (labTest.markers ?? []).map((m) => m.id);
+    await client.labTests.create({ name: 'OpenAPI panel', method: 'testkit', description: 'd', markerIds });
+    await client.payor.createPayor({ name: 'OpenAPI Health Plan', address: { firstLine: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' } });
+
+    step('partner API');
+    const courier = { 'x-partner-api-key': (await createPartnerKey(stack.db.db, { name: 'courier', kind: 'courier', labId: null, environment: 'sandbox', region: 'us' })).apiKey };
+    const third = await client.testkit.createOrder({ userId, labTestId, shippingDetails: shipping });
+    expect((await call('POST', `/partner/v1/orders/${third.order.id}/shipment`, courier, { event: 'transit_customer', courier: 'usps' })).status).toBe(202);
+    expect((await call('POST', `/partner/v1/orders/${third.order.id}/shipment`, courier, { event: 'teleported' })).status).toBe(422);
+    expect((await call('POST', `/partner/v1/orders/${third.order.id}/shipment`, {}, { event: 'transit_customer' })).status).toBe(401);
 
     step('appointments information');
     await client.labTests.getAreaInfo({ zipCode: '94105' });
     await client.labTests.getPhlebotomyAppointmentCancellationReason();
     await client.labTests.getPscAppointmentCancellationReason();
+    await client.labTests.getPhlebotomyAppointmentAvailability({ body: { firstLine: '100 West Lincoln Street', city: 'Phoenix', state: 'AZ', zipCode: '85004' } });
     await call('GET', `/v3/order/psc/info?zip_code=94105&lab_id=${labTest.lab!.id}`, key);
 
     step('webhooks');
@@ -195,6 +208,7 @@ describe('GET /openapi.json against the answers of a representative run', () => 
     await client.user.getConnectedProviders(userId);
     await client.introspect.getUserResources({ userId });
     await client.introspect.getUserHistoricalPulls({ userId });
+    await client.link.bulkExport({ provider: 'fitbit', userIds: [userId] });
     await client.aggregate.queryOne(userId, {
       timeframe: { type: 'relative', anchor: today, past: { value: 7, unit: 'day' } },
       queries: [{ select: [{ groupKey: '*' }, { arg: { activity: 'steps' }, func: 'sum' }], groupBy: [{ dateTrunc: { value: 1, unit: 'day' }, arg: { index: 'activity' } }] }],
