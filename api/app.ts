@@ -51,6 +51,7 @@ import { userInfoRoutes } from './routes/users/info.js';
 import { teamSurfaceRoutes } from './routes/team/surface.js';
 import { dashboardRoutes } from './dashboard/index.js';
 import { aggregateRoutes } from './routes/aggregate/index.js';
+import { openApiRoutes } from './openapi/routes.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -140,6 +141,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   const secretBox = lazySecretBox(db.db, config.SECRET_ENCRYPTION_KEY);
   const startIngestion = config.WEARABLE_INGESTION_ENABLED ?? false;
   const publicUrl = publicBaseUrl(config);
+  app.route('/', openApiRoutes({ publicUrl })); // GET /openapi.json and the /docs reference page (no key)
   app.route('/v2', linkTokenRoutes({ db: db.db, temporal, secretBox, startIngestion, publicUrl }));
   app.route('/link/oauth/sandbox', oauthSandboxRoutes({ db: db.db, temporal, startIngestion }));
 

@@ -10,7 +10,7 @@ import { SESSION_COOKIE } from './session.js';
 
 const b64 = z.string().max(4 * 1024 * 1024).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
 /** Temporal's remote codec protocol: `{payloads: [{metadata: {k: base64}, data: base64}]}`. */
-const codecBody = z.object({
+export const codecBody = z.object({
   payloads: z.array(z.object({ metadata: z.record(z.string().max(200), b64).default({}), data: b64.default('') })).max(1000),
 });
 

@@ -11,7 +11,7 @@ import { parseOr400, uuid } from './params.js';
 import { BASE } from './session.js';
 
 const empty = (v: unknown) => (v === '' ? undefined : v);
-const query = z.object({
+export const query = z.object({
   days: z.preprocess(empty, z.coerce.number().int().min(1).max(90).default(14)),
   team: z.preprocess(empty, uuid.optional()),
 });

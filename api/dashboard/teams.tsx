@@ -12,7 +12,7 @@ import { BASE, requireOperatorRole } from './session.js';
 import type { SessionOperator } from '../../db/queries/dashboard/operators.js';
 
 const name = z.string().trim().min(1, 'is required').max(100, 'is at most 100 characters');
-const newTeamForm = z.object({ name });
+export const newTeamForm = z.object({ name });
 const newPartnerKeyForm = z
   .object({
     name,

@@ -23,7 +23,7 @@ const LIST_LIMIT = 100;
 
 const WORKFLOW_TYPES = [labOrderWorkflowType, labReportWorkflowType, webhookEndpointWorkflowType, userDeletionWorkflowType] as const;
 const empty = (v: unknown) => (v === '' ? undefined : v);
-const query = z.object({
+export const query = z.object({
   view: z.enum(['running', 'failed', 'stuck']).default('stuck'),
   type: z.preprocess(empty, z.enum(WORKFLOW_TYPES).optional()),
   // The service's search attributes (set by the order and parsing-job workflows). Each value is checked

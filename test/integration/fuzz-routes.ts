@@ -303,6 +303,8 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/health', auth: 'none', accepts: true },
   { method: 'GET', path: '/dashboard/static/htmx.min.js', auth: 'none', accepts: true },
   { method: 'GET', path: '/metrics', auth: 'none', accepts: true },
+  // the API document and its reference page (api/openapi)
+  ...['/openapi.json', '/docs', '/docs/init.js', '/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js'].map((path): RouteSpec => ({ method: 'GET', path, auth: 'none', accepts: true })),
   { method: 'GET', path: '/dashboard/login', auth: 'none', accepts: true, query: { next: 'text' } },
   { method: 'POST', path: '/dashboard/login', auth: 'none', form: true, body: { _csrf: 'name', email: 'name', password: 'name', next: 'text' } },
   { method: 'POST', path: '/dashboard/logout', auth: 'session', form: true, body: { _csrf: 'name' } },

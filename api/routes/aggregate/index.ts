@@ -14,13 +14,13 @@ import { MAX_QUERIES, checkConfig, checkTimeseriesWindow, parseQuery, parseTimef
  * no continuous queries.
  */
 
-const batchBody = z.object({
+export const batchBody = z.object({
   timeframe: z.record(z.string(), z.unknown()),
   queries: z.array(z.unknown()).min(1).max(MAX_QUERIES),
   config: z.unknown().optional(),
 });
-const queryIdOrSlug = pathString(255);
-const historyQuery = z.object({ next_cursor: text(500).optional(), limit: queryInt4(1).pipe(z.number().max(1000)).optional() });
+export const queryIdOrSlug = pathString(255);
+export const historyQuery = z.object({ next_cursor: text(500).optional(), limit: queryInt4(1).pipe(z.number().max(1000)).optional() });
 
 export function aggregateRoutes({ db }: { db: Db }) {
   const app = new Hono<AppEnv>({ strict: false });

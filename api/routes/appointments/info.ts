@@ -14,15 +14,15 @@ import { RADII } from './schemas.js';
 
 const CAPABILITIES = ['stat', 'appointment_scheduling_via_junction', 'appointment_scheduling_with_lab'] as const;
 const zip = z.string().regex(/^\d{5}$/, 'must be a five-digit ZIP code');
-const pscInfoQuery = z.object({
+export const pscInfoQuery = z.object({
   zip_code: zip,
   lab_id: z.coerce.number().int().positive(),
   radius: z.enum(RADII).default('25'),
   capabilities: z.array(z.enum(CAPABILITIES)).optional(),
   lab_account_id: z.string().uuid().optional(),
 });
-const orderPscInfoQuery = z.object({ radius: z.enum(RADII).default('25'), capabilities: z.array(z.enum(CAPABILITIES)).optional() });
-const areaInfoQuery = z.object({ zip_code: zip, radius: z.enum(RADII).default('25'), lab: z.string().max(50).optional(), labs: z.array(z.string().max(50)).optional(), lab_account_id: z.string().uuid().optional() });
+export const orderPscInfoQuery = z.object({ radius: z.enum(RADII).default('25'), capabilities: z.array(z.enum(CAPABILITIES)).optional() });
+export const areaInfoQuery = z.object({ zip_code: zip, radius: z.enum(RADII).default('25'), lab: z.string().max(50).optional(), labs: z.array(z.string().max(50)).optional(), lab_account_id: z.string().uuid().optional() });
 
 /** Query with repeatable keys kept as arrays. */
 function query(all: Record<string, string[]>, repeatable: string[]) {

@@ -8,7 +8,7 @@ import type { AppEnv } from '../../env.js';
 import { parse, queryInt4 } from '../../validation.js';
 import { labAccountView } from './serialize.js';
 
-const listQuery = z.object({
+export const listQuery = z.object({
   lab_account_id: z.guid('lab_account_id must be a UUID').optional(),
   status: z.array(z.enum(LAB_ACCOUNT_STATUSES)).max(10).optional(),
   lab_id: queryInt4(1).optional(),

@@ -12,9 +12,9 @@ import { parse } from '../../validation.js';
 import { runLinkAttempt } from './runner.js';
 import { checkLinkToken, refusalText } from './token.js';
 
-const providerParam = z.object({ provider: z.enum(OAUTH_PROVIDERS) });
-const pageQuery = z.object({ state: z.string().min(1).max(512) });
-const decisionQuery = pageQuery.extend({ decision: z.enum(['approve', 'deny']) });
+export const providerParam = z.object({ provider: z.enum(OAUTH_PROVIDERS) });
+export const pageQuery = z.object({ state: z.string().min(1).max(512) });
+export const decisionQuery = pageQuery.extend({ decision: z.enum(['approve', 'deny']) });
 
 /** Where the sandbox OAuth consent page of a provider lives (`oauth_url`); `state` is the link token. */
 export const sandboxOauthUrl = (publicUrl: string, provider: string, linkToken: string): string =>

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { THIS_ORDER_MISSING } from './responses.js';
 import { orderIdParam } from './schemas.js';
 
-const labelsQuery = z.object({
+export const labelsQuery = z.object({
   number_of_labels: z.coerce.number().int().min(1).max(50).default(3),
   collection_date: z.iso.datetime({ offset: true, local: true, message: 'collection_date must be an ISO 8601 date-time' }),
 });

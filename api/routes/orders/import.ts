@@ -14,7 +14,7 @@ import type { OrdersDeps } from './deps.js';
 import { patientAddress, patientDetails, physician } from './schemas.js';
 
 /** ImportOrderBody (CONTRACT §4): an order whose requisition already exists with the lab. */
-const importOrderBody = z.object({
+export const importOrderBody = z.object({
   user_id: z.string().uuid(),
   billing_type: z.enum(['client_bill', 'commercial_insurance', 'patient_bill_passthrough', 'patient_bill']),
   order_set: z.object({ lab_test_ids: z.array(z.string().uuid()).length(1, 'exactly one lab test'), lab_account_id: z.string().uuid().nullish() }),

@@ -6,7 +6,7 @@ import { notFound } from '../../errors.js';
 import { parse } from '../../validation.js';
 import type { OrdersDeps } from './deps.js';
 
-const transactionIdParam = z.object({ transaction_id: z.string().uuid('transaction_id must be a UUID') });
+export const transactionIdParam = z.object({ transaction_id: z.string().uuid('transaction_id must be a UUID') });
 
 /** GET /v3/order_transaction/{id}: an initial order with its redraws (D:/lab/workflow/order-transactions). */
 export function orderTransactionsRoutes(deps: OrdersDeps) {

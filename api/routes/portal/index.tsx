@@ -11,8 +11,8 @@ import { HttpError, notFound } from '../../errors.js';
 import { parse } from '../../validation.js';
 import { SIGN_IN_TOKEN_EXCHANGE_TTL_SECONDS, portalPath } from './paths.js';
 
-const params = z.object({ user_id: z.uuid('user_id must be a UUID'), order_id: z.uuid('order_id must be a UUID').optional() });
-const signInQuery = z.object({ token: z.string().regex(/^st_[A-Za-z0-9_-]{32}$/, 'token must be a sign-in token (st_…)') });
+export const params = z.object({ user_id: z.uuid('user_id must be a UUID'), order_id: z.uuid('order_id must be a UUID').optional() });
+export const signInQuery = z.object({ token: z.string().regex(/^st_[A-Za-z0-9_-]{32}$/, 'token must be a sign-in token (st_…)') });
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:720px;padding:16px;color:#1d2330}
 h1{font-size:22px}h2{font-size:17px;margin-top:24px}table{border-collapse:collapse;width:100%}

@@ -40,15 +40,15 @@ function raw(r: SummaryRow) {
   };
 }
 
-const providerOnly = z.object({ provider: z.string().regex(/^[a-z0-9_]{1,64}$/).optional() });
-const introspectQuery = z.object({
+export const providerOnly = z.object({ provider: z.string().regex(/^[a-z0-9_]{1,64}$/).optional() });
+export const introspectQuery = z.object({
   user_id: z.string().uuid().optional(),
   provider: z.string().regex(/^[a-z0-9_]{1,64}$/).optional(),
   user_limit: z.coerce.number().int().min(1).max(1000).default(50),
   cursor: z.string().max(200).optional(),
   next_cursor: z.string().max(200).optional(),
 });
-const streamId = z.string().uuid('id must be a UUID');
+export const streamId = z.string().uuid('id must be a UUID');
 
 /** /v2/summary/*, the workout and sleep streams, and /v2/introspect/* (team-scoped). */
 export function summariesRoutes({ db }: { db: Db }) {

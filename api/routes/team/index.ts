@@ -6,7 +6,7 @@ import type { AppEnv } from '../../env.js';
 import { notFound } from '../../errors.js';
 import { parse } from '../../validation.js';
 
-const teamIdParam = z.object({ team_id: z.guid('team_id must be a UUID') });
+export const teamIdParam = z.object({ team_id: z.guid('team_id must be a UUID') });
 
 /**
  * /v2/team/{team_id} and /v2/team/{team_id}/physicians (CONTRACT §10). A key opens only its own

@@ -7,9 +7,9 @@ import type { AppEnv } from '../../env.js';
 import { parseQuery } from '../../validation.js';
 import { toClientFacingUser } from '../users/serialize.js';
 
-const searchQuery = z.object({ query_id: z.string().trim().min(1).max(255).optional() });
+export const searchQuery = z.object({ query_id: z.string().trim().min(1).max(255).optional() });
 const PRIORITY_RESOURCES = ['workouts', 'activity', 'sleep', 'body', 'timeseries'] as const;
-const prioritiesQuery = z.object({ data_type: z.enum(PRIORITY_RESOURCES).optional() });
+export const prioritiesQuery = z.object({ data_type: z.enum(PRIORITY_RESOURCES).optional() });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**

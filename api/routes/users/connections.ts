@@ -19,9 +19,9 @@ export interface UserConnectionDeps {
   ingestionEnabled: boolean;
 }
 
-const providerParam = z.object({ user_id: z.uuid({ message: 'must be a UUID' }), provider: z.enum(ALL_PROVIDERS as [string, ...string[]]) });
-const deviceParam = z.object({ user_id: z.uuid({ message: 'must be a UUID' }), device_id: z.uuid({ message: 'must be a UUID' }) });
-const refreshQuery = z.object({ timeout: queryNumber(0, 60).optional() });
+export const providerParam = z.object({ user_id: z.uuid({ message: 'must be a UUID' }), provider: z.enum(ALL_PROVIDERS as [string, ...string[]]) });
+export const deviceParam = z.object({ user_id: z.uuid({ message: 'must be a UUID' }), device_id: z.uuid({ message: 'must be a UUID' }) });
+export const refreshQuery = z.object({ timeout: queryNumber(0, 60).optional() });
 
 /** A connection seen as the device it reads from (`ClientFacingDevice`). */
 function toDevice(conn: ConnectionRow) {

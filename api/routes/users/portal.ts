@@ -18,7 +18,7 @@ export const SIGN_IN_TOKEN_TTL_SECONDS = 3600;
 /** Portal links: `launch` is opened at once by the app that asked; `communications` goes out in e-mail or SMS. */
 export const PORTAL_URL_TTL_SECONDS = { launch: 15 * 60, communications: 7 * 24 * 3600 } as const;
 
-const portalBody = z.object({ context: z.enum(['launch', 'communications']), order_id: uuid('order_id').nullish() }).strict();
+export const portalBody = z.object({ context: z.enum(['launch', 'communications']), order_id: uuid('order_id').nullish() }).strict();
 
 /**
  * `user.getUserSignInToken` and `user.createPortalUrl` (team key): the user portal (api/routes/portal)
