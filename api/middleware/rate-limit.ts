@@ -79,7 +79,7 @@ export interface RateLimitSettings {
 }
 
 /** Paths whose callers are limited by their team key (after auth), or not at all (/health, partners' own keys). */
-const NOT_BY_IP = /^\/(health|partner|v2|v3|lab_report)(\/|$)/;
+const NOT_BY_IP = /^\/(health|partner|v2|v3|lab_report|aggregate)(\/|$)/;
 
 /**
  * The two limits of the API (README "Rate limits"): per team on the team-key routes, per client address

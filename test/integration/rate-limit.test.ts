@@ -32,6 +32,16 @@ describe('rate limits through the app', () => {
     expect(statuses.at(-1)).toBe(429);
   });
 
+  it('does not count team-key routes (aggregate included) against the address: they have the team limit', async () => {
+    // Each request from a new team: only a per-address limit (burst 2) could refuse these.
+    for (const path of ['/v2/user', '/v3/orders', '/aggregate/v1/user/00000000-0000-4000-8000-000000000000/continuous_query/x/result_table']) {
+      for (let i = 0; i < 3; i++) {
+        const team = await newTeam(stack);
+        expect((await http(stack, 'GET', path, { apiKey: team.apiKey })).status, path).not.toBe(429);
+      }
+    }
+  });
+
   it("the SDK's own retry waits out Retry-After and succeeds", async () => {
     const team = await newTeam(stack);
     const client = new VitalClient({ apiKey: team.apiKey, baseUrl: stack.url, maxRetries: 2, timeoutInSeconds: 30 });
