@@ -116,13 +116,16 @@ class Builder {
   responses(op: Operation): Record<string, JsonSchema> {
     const out: Record<string, JsonSchema> = {};
     for (const [status, a] of Object.entries(op.responses)) out[status] = this.answer(a);
+    const error: Record<string, JsonSchema> = { 'application/json': { schema: this.schema(errorDetail, 'output') } };
+    // Every route: the app's input guards (api/input-guard.ts) refuse control characters in the URL and bad
+    // form fields with a 422 before any route reads its input.
+    out['422'] ??= { description: 'Bad input: one item per problem.', content: { 'application/json': { schema: this.schema(validationError, 'output') } } };
     if (op.htmlErrors) {
-      out['4XX'] ??= { description: 'An error page.', content: { 'text/html': { schema: { type: 'string' } }, 'text/plain': { schema: { type: 'string' } } } };
+      // An error page to a browser; `{detail}` to a client that does not ask for HTML.
+      out['4XX'] ??= { description: 'Refused: an error page, or `{detail}`.', content: { 'text/html': { schema: { type: 'string' } }, 'text/plain': { schema: { type: 'string' } }, ...error } };
+      out['5XX'] ??= { description: 'A server error.', content: { 'text/html': { schema: { type: 'string' } }, ...error } };
       return out;
     }
-    const hasInput = Boolean(op.params ?? op.query ?? op.body) || op.auth === 'link';
-    if (hasInput) out['422'] ??= { description: 'Bad input: one item per problem.', content: { 'application/json': { schema: this.schema(validationError, 'output') } } };
-    const error = { 'application/json': { schema: this.schema(errorDetail, 'output') } };
     out['4XX'] ??= { description: 'Refused: not found, not allowed, conflict, too large, too many requests…', content: error };
     out['5XX'] ??= { description: 'A server error (with its request id).', content: error };
     return out;

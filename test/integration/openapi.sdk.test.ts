@@ -7,15 +7,19 @@ import { providerConnections } from '../../db/schema/index.js';
 import { ingestionWorkflowId, ingestionWorkflowType, taskQueue, type IngestionInput } from '../../workflows/ingestion/definitions.js';
 import { samplePdf } from '../fixtures/lab-reports/report.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
+import { exchange, fuzzRequests, pool, prepareFuzzWorld } from '../support/fuzz-cases.js';
+import { servedRoutes } from '../support/fuzz-served-routes.js';
 import { eventually, newTeam, startTestStack, type TestStack } from '../support/harness.js';
 import { ResponseValidator, recordingFetch, type Exchange } from '../support/openapi-validator.js';
+import { specFor, type RouteSpec } from './fuzz-routes.js';
 
 /**
  * The API document against the service's real answers: the SDK (and plain HTTP for what it has no
  * method for: webhook endpoints, the Link widget's calls) drives a team through users, lab tests,
  * orders to completion and their documents, webhooks, a parsing job, Link, insurance, appointments
  * information and a demo wearable backfill; every answer, errors included, is recorded and must
- * match GET /openapi.json for its route and status.
+ * match GET /openapi.json for its route and status. Then the fuzz suite's malformed requests (a few
+ * per route, test/support/fuzz-cases.ts) reach every served route, and their refusals must match too.
  */
 
 let stack: TestStack;
@@ -24,8 +28,9 @@ const log: Exchange[] = [];
 const record = recordingFetch(log);
 
 beforeAll(async () => {
-  // Completed orders end their workflow at once (no correction window), so results are final.
-  stack = await startTestStack({}, { orderDeadlines: { correctionWindowSeconds: 0 } });
+  // Completed orders end their workflow at once (no correction window), so results are final; rate
+  // limits off, so the malformed requests below all reach the routes.
+  stack = await startTestStack({ RATE_LIMIT_TEAM_PER_SECOND: '0', RATE_LIMIT_IP_PER_SECOND: '0' }, { orderDeadlines: { correctionWindowSeconds: 0 } });
   const res = await record(`${stack.url}/openapi.json`);
   validator = new ResponseValidator((await res.json()) as OpenApiDocument);
 });
@@ -226,6 +231,36 @@ describe('GET /openapi.json against the answers of a representative run', () => 
     process.stdout.write(`[openapi] ${log.length} answers over ${operations.size} documented operations checked; statuses ${JSON.stringify(statuses)}; ${problems.length} problems\n`);
     expect(problems).toEqual([]);
     expect(operations.size).toBeGreaterThan(80);
+  }, 600_000);
+
+  it('every route answers malformed requests as the document says (the fuzz suite’s requests, a few per route)', async () => {
+    const world = await prepareFuzzWorld(stack);
+    const served = await servedRoutes();
+    const routes = served.map((r) => specFor(r.method, r.path)).filter((r): r is RouteSpec => r !== undefined);
+    expect(routes.length).toBe(served.length);
+    const requests = fuzzRequests(routes, world, { seed: 20_261_125, runs: 4, familyRuns: 1 });
+    const answers = await pool(requests, 4, async (req) => ({ req, answer: await exchange(stack.url, req) }));
+    const problems: string[] = [];
+    const reached = new Set<string>();
+    for (const { req, answer } of answers) {
+      if (answer.status === 0) continue; // an oversized body refused by closing the connection: no answer to check
+      reached.add(req.route);
+      let body: unknown;
+      if (answer.contentType.includes('json')) {
+        try {
+          body = JSON.parse(answer.text);
+        } catch {
+          problems.push(`${req.route} → ${answer.status}: a JSON content type with a body that is not JSON`);
+          continue;
+        }
+      }
+      const path = new URL(req.path, 'http://x').pathname;
+      problems.push(...validator.check({ method: req.method, path, status: answer.status, contentType: answer.contentType, ...(body !== undefined ? { body } : {}) }).map((p) => `${p} (${req.what})`));
+    }
+    const statuses = answers.reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.answer.status]: (acc[a.answer.status] ?? 0) + 1 }), {});
+    process.stdout.write(`[openapi] ${answers.length} malformed requests over ${reached.size} of ${served.length} routes checked; statuses ${JSON.stringify(statuses)}; ${problems.length} problems\n`);
+    expect(problems.slice(0, 30)).toEqual([]);
+    expect(reached.size).toBe(served.length);
   }, 600_000);
 
   it('refuses a real answer once it no longer matches the document', () => {

@@ -1,6 +1,7 @@
 /**
  * The operations dashboard (api/dashboard): server-rendered pages for operators with a session cookie.
- * Pages answer HTML; form posts answer a redirect (303) or the page again; errors are HTML pages.
+ * Pages answer HTML; form posts answer a redirect (303) or the page again; errors are HTML pages, or
+ * `{detail}` JSON to a client that does not ask for HTML.
  */
 import { z } from 'zod';
 import { codecBody } from '../../dashboard/codec.js';
@@ -12,7 +13,8 @@ import { html, json, redirect, type Answer, type Method, type Operation } from '
 
 const id = { id: z.uuid() };
 const csrf = z.object({ _csrf: z.string() });
-const page = { 200: html };
+/** A browser without a session is sent to the login page (303) from every page. */
+const page = { 200: html, 303: redirect };
 const post = { 200: html, 303: redirect };
 const payloads = z.object({ payloads: z.array(z.object({ metadata: z.record(z.string(), z.string()), data: z.string() })) });
 
