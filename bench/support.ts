@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,14 +13,9 @@ export function benchLog(name: string) {
   return (m: string) => process.stderr.write(`[${name}] ${m}\n`);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../lib/startup.js';
+
+export { freePort };
 
 /** p-th percentile of an ascending array. */
 /** A positive integer setting from the environment (e.g. BENCH_ROUNDS), or the fallback when unset. */

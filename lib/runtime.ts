@@ -1,19 +1,8 @@
-import { createServer } from 'node:net';
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { setSdkMetricsUrl } from './metrics.js';
+import { freePort } from './startup.js';
 
 let installed = false;
-
-/** A port free on loopback now (the OS picks it). */
-async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Installs the Temporal worker runtime once per process: SDK logs at WARN and above, no signal handlers
@@ -25,7 +14,7 @@ async function freeLoopbackPort(): Promise<number> {
 export async function installWorkerRuntime(level: LogLevel = 'WARN', options: { shutdownSignals?: NodeJS.Signals[] } = {}): Promise<void> {
   if (installed) return;
   installed = true;
-  const port = await freeLoopbackPort();
+  const port = await freePort();
   Runtime.install({
     logger: new DefaultLogger(level),
     shutdownSignals: options.shutdownSignals ?? [],

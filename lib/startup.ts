@@ -9,6 +9,18 @@ export class StartupError extends Error {
 }
 
 /** True when nothing listens on 127.0.0.1:`port` (we could bind it ourselves). */
+/** A port free on loopback now (the OS picks it; another program may take it before it is used). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 export async function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const srv = createServer();

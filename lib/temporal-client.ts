@@ -2,34 +2,26 @@ import { Client, Connection, WorkflowExecutionAlreadyStartedError, type ClientIn
 import { workflowStarts } from './metrics.js';
 import { tracingClientInterceptors } from './tracing.js';
 
-/** Counts workflow starts by type and outcome (`labflow_workflow_starts_total`). */
+/** Runs one start call and counts it by workflow type and outcome. */
+async function counted<T>(workflowType: string, start: () => Promise<T>): Promise<T> {
+  try {
+    const out = await start();
+    workflowStarts.inc({ workflow_type: workflowType, outcome: 'started' });
+    return out;
+  } catch (err) {
+    workflowStarts.inc({ workflow_type: workflowType, outcome: err instanceof WorkflowExecutionAlreadyStartedError ? 'already_started' : 'failed' });
+    throw err;
+  }
+}
+
+/**
+ * Counts workflow starts by type and outcome (`labflow_workflow_starts_total`). Update-with-start (an
+ * order's creation) counts as a start; with USE_EXISTING it may have joined the running one.
+ */
 export const workflowStartsInterceptor: WorkflowClientInterceptor = {
-  async start(input, next) {
-    try {
-      const runId = await next(input);
-      workflowStarts.inc({ workflow_type: input.workflowType, outcome: 'started' });
-      return runId;
-    } catch (err) {
-      workflowStarts.inc({ workflow_type: input.workflowType, outcome: err instanceof WorkflowExecutionAlreadyStartedError ? 'already_started' : 'failed' });
-      throw err;
-    }
-  },
-  // Update-with-start (an order's creation): counted as a start; with USE_EXISTING it may have found the run.
-  async startUpdateWithStart(input, next) {
-    try {
-      const out = await next(input);
-      workflowStarts.inc({ workflow_type: input.workflowType, outcome: 'started' });
-      return out;
-    } catch (err) {
-      workflowStarts.inc({ workflow_type: input.workflowType, outcome: 'failed' });
-      throw err;
-    }
-  },
-  async signalWithStart(input, next) {
-    const runId = await next(input);
-    workflowStarts.inc({ workflow_type: input.workflowType, outcome: 'started' });
-    return runId;
-  },
+  start: (input, next) => counted(input.workflowType, () => next(input)),
+  startUpdateWithStart: (input, next) => counted(input.workflowType, () => next(input)),
+  signalWithStart: (input, next) => counted(input.workflowType, () => next(input)),
 };
 
 /** The client interceptors of every service process: start counts, and trace propagation when tracing is on. */

@@ -69,8 +69,6 @@ export async function stopTracing(): Promise<void> {
   await provider.shutdown();
 }
 
-export const tracingOn = () => active !== null;
-
 /** Carries the active span into every workflow the client starts or signals. */
 export function tracingClientInterceptors(): WorkflowClientInterceptor[] {
   return active ? [new OpenTelemetryWorkflowClientInterceptor({ tracer: active.tracer })] : [];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../../lib/startup.js';
 import { serveMetrics } from '../../worker.js';
 import { orderWithReceiver } from '../browser/fixtures.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
@@ -111,12 +111,7 @@ describe('task queue backlog', () => {
 
 describe("the worker process's metrics server", () => {
   it('answers GET /metrics (with the token when one is set) and nothing else', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const server = await serveMetrics(port, { host: '127.0.0.1', token: TOKEN });
     try {
       const base = `http://127.0.0.1:${port}`;

@@ -1,31 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderEvents, outboxEvents } from '../../db/schema/index.js';
 import { TASK_QUEUES } from '../../domain/temporal.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
-import { TEST_SECRET_ENCRYPTION_KEY } from '../support/constants.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
+import { startWorkerProcess } from '../support/worker-process.js';
 
 // The service worker runs in a child process here, on a namespace of its own, so the test can SIGKILL it.
 const NAMESPACE = 'durability';
 let stack: TestStack;
 let worker: ChildProcess | null = null;
 
-function startWorkerProcess(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: inject('databaseUrl'),
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_NAMESPACE: NAMESPACE,
-      SECRET_ENCRYPTION_KEY: TEST_SECRET_ENCRYPTION_KEY,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return child;
-}
+const startWorker = () => startWorkerProcess(NAMESPACE);
 
 async function pollerCount(): Promise<number> {
   const res = await stack.temporal.workflowService.describeTaskQueue({
@@ -52,7 +39,7 @@ const patient = {
 
 describe('durability: the worker is killed mid-lifecycle', () => {
   it('the order still completes, with every event recorded and announced exactly once', async () => {
-    worker = startWorkerProcess();
+    worker = startWorker();
     const team = await newTeam(stack);
     const { labTestId } = await testkitLabTest(stack.db.db, team.teamId);
     const user = await http(stack, 'POST', '/v2/user', { apiKey: team.apiKey, body: { client_user_id: `durable-${Date.now()}` } });
@@ -77,7 +64,7 @@ describe('durability: the worker is killed mid-lifecycle', () => {
     process.stderr.write(`[durability] worker SIGKILLed with ${atKill} of 8 events recorded\n`);
     expect(atKill).toBeLessThan(8);
 
-    worker = startWorkerProcess();
+    worker = startWorker();
     await eventually(async () => (await pollerCount()) > 0, 60_000, 250);
     const done = await eventually(async () => {
       const res = await http(stack, 'GET', `/v3/order/${orderId}`, { apiKey: team.apiKey });

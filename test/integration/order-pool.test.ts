@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders } from '../../db/schema/index.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
-import { TEST_SECRET_ENCRYPTION_KEY } from '../support/constants.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
+import { startWorkerProcess } from '../support/worker-process.js';
 
 // A fresh worker process with a pool of 2 connections, on a namespace of its own: its first order writes
 // all need what is loaded once per process (the URL signing secret). Loaded inside a write transaction,
@@ -24,18 +24,7 @@ afterAll(async () => {
 
 describe('a worker with a small connection pool', () => {
   it(`records ${ORDERS} orders created at once, without waiting on its own pool`, async () => {
-    worker = spawn(process.execPath, ['--import', 'tsx', 'worker.ts'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: inject('databaseUrl'),
-        TEMPORAL_ADDRESS: inject('temporalAddress'),
-        TEMPORAL_NAMESPACE: NAMESPACE,
-        SECRET_ENCRYPTION_KEY: TEST_SECRET_ENCRYPTION_KEY,
-        DATABASE_POOL_SIZE: '2',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    worker = startWorkerProcess(NAMESPACE, { DATABASE_POOL_SIZE: '2' });
     const team = await newTeam(stack);
     const { labTestId } = await testkitLabTest(stack.db.db, team.teamId);
     const user = await http(stack, 'POST', '/v2/user', { apiKey: team.apiKey, body: { client_user_id: `pool-${Date.now()}` } });

@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTracing, stopTracing } from '../../lib/tracing.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
-import { TEST_SECRET_ENCRYPTION_KEY } from '../support/constants.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
+import { startWorkerProcess } from '../support/worker-process.js';
 
 /**
  * Traces from an API request through the workflow it starts to the workflow's activities, exported over
@@ -53,19 +53,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
   collectorUrl = `http://127.0.0.1:${(collector.address() as { port: number }).port}`;
 
-  worker = spawn(process.execPath, ['--import', 'tsx', 'worker.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: inject('databaseUrl'),
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_NAMESPACE: NAMESPACE,
-      SECRET_ENCRYPTION_KEY: TEST_SECRET_ENCRYPTION_KEY,
-      OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
-      OTEL_SERVICE_NAME: 'labflow-worker',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  worker = startWorkerProcess(
+    NAMESPACE,
+    { OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl, OTEL_SERVICE_NAME: 'labflow-worker', LOG_LEVEL: 'info' },
+    'pipe',
+  );
   let partial = '';
   worker.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (partial + chunk).split('\n');

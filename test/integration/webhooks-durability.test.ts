@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordTeamEvent } from '../../db/queries/events.js';
 import { webhookDeliveries } from '../../db/schema/index.js';
 import { wakeEndpoints } from '../../lib/webhook-wake.js';
-import { TEST_SECRET_ENCRYPTION_KEY } from '../support/constants.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
+import { startWorkerProcess } from '../support/worker-process.js';
 import { TestReceiver } from '../support/receiver.js';
 
 // The worker runs in a child process, on a namespace of its own, so the test can SIGKILL it mid-backlog.
@@ -16,20 +16,7 @@ let stack: TestStack;
 let worker: ChildProcess | null = null;
 let receiver: TestReceiver | null = null;
 
-function startWorkerProcess(): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'worker.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: inject('databaseUrl'),
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_NAMESPACE: NAMESPACE,
-      SECRET_ENCRYPTION_KEY: TEST_SECRET_ENCRYPTION_KEY,
-      WEBHOOK_RETRY_SCHEDULE: '0,0.5,1,1,1,1,1,1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
+const startWorker = () => startWorkerProcess(NAMESPACE, { WEBHOOK_RETRY_SCHEDULE: '0,0.5,1,1,1,1,1,1' });
 
 beforeAll(async () => {
   stack = await startTestStack({ TEMPORAL_NAMESPACE: NAMESPACE });
@@ -42,7 +29,7 @@ afterAll(async () => {
 
 describe('durability: the worker is killed during a webhook backlog', () => {
   it(`delivers all ${BACKLOG} events, none lost, each with its original id`, async () => {
-    worker = startWorkerProcess();
+    worker = startWorker();
     const team = await newTeam(stack);
     // A receiver that takes a few milliseconds per request, so the backlog is still draining at the kill.
     receiver = await new TestReceiver(() => 200).start();
@@ -70,7 +57,7 @@ describe('durability: the worker is killed during a webhook backlog', () => {
     const atKill = new Set(slow.accepted.map((r) => r.headers['webhook-id'])).size;
     expect(atKill).toBeLessThan(BACKLOG); // the kill really happened mid-backlog
 
-    worker = startWorkerProcess();
+    worker = startWorker();
     await eventually(async () => new Set(slow.accepted.map((r) => r.headers['webhook-id'])).size === BACKLOG, 120_000, 200);
     expect(new Set(slow.accepted.map((r) => String(r.headers['webhook-id'])))).toEqual(new Set(ids));
     // every delivery ends recorded as delivered (the last answers may still be being written)

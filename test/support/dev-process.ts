@@ -8,14 +8,7 @@ import { fileURLToPath } from 'node:url';
 /** `npm run dev` as a child process, for the first-run tests. */
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../lib/startup.js';
 
 /** Something else listening on `port` (all addresses), as another program would. */
 export async function holdPort(port: number): Promise<Server> {

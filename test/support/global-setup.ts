@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
@@ -11,6 +10,7 @@ import { runMigrations } from '../../db/migrate.js';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../lib/embedded-postgres.js';
 import { createLogger } from '../../lib/logger.js';
 import { installWorkerRuntime } from '../../lib/runtime.js';
+import { freePort } from '../../lib/startup.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../../lib/temporal-dev-server.js';
 import { createWorker, serveMetrics, type ServiceWorker } from '../../worker.js';
 import { TEST_SECRET_ENCRYPTION_KEY } from './constants.js';
@@ -29,17 +29,6 @@ declare module 'vitest' {
 
 const log = (msg: string) => process.stderr.write(`[test setup] ${msg}\n`);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /**
  * One real Postgres database and one real Temporal dev server for the integration run, plus the
