@@ -39,3 +39,18 @@ export const FINISHED_STATUSES: ReadonlySet<LowLevelStatus> = new Set([
   'failure_to_deliver_to_customer', 'failure_to_deliver_to_lab',
 ]);
 export const isFinishedStatus = (low: string): boolean => FINISHED_STATUSES.has(low as LowLevelStatus);
+
+/**
+ * The statuses a new order passes through in its creating transaction, after `ordered` (e.g. an
+ * unregistered kit's `awaiting_registration`): what the workflow records at creation, and what the API
+ * records when it writes the order itself (api/routes/orders/create.ts). One decision for both.
+ */
+export function stepsAfterCreation(method: CollectionMethod, options: LifecycleOptions): LowLevelStatus[] {
+  const chosen = lifecycleFor(method, options);
+  const stepsOf = <S extends { low: LowLevelStatus }>(lc: Lifecycle<S>, s: S): LowLevelStatus[] => {
+    const first = lc.afterCreation(s);
+    const decision = first ? lc.decide(s, first) : null;
+    return decision?.ok ? decision.steps : [];
+  };
+  return chosen.method === 'testkit' ? stepsOf(chosen.lifecycle, chosen.initial) : stepsOf(chosen.lifecycle, chosen.initial);
+}

@@ -81,7 +81,7 @@ describe('testkit orders through @tryvital/vital-node', () => {
     expect(done.events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const handle = stack.temporal.workflow.getHandle(labOrderWorkflowId(order.id));
     await expect(handle.result()).resolves.toBe('completed');
-    await recordHistory('lab-order-testkit-registrable-completed', handle);
+    await recordHistory('lab-order-testkit-registrable-completed-api-recorded', handle);
     // Patient details never reach the Temporal server in clear: every payload is sealed by the codec.
     const history = await handle.fetchHistory();
     const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;

@@ -109,24 +109,24 @@ describe('traces', () => {
     expect(request, trace.map((s) => s.name).join(', ')).toBeDefined();
     expect(request!.parentSpanId).toBe(callerSpan);
     expect(request!.service).toBe('labflow-api');
-    // The order is created by update-with-start (the workflow answers the `created` update); the workflow's
-    // own RunWorkflow span is exported when the run ends, which an order's does not here.
-    const start = trace.find((s) => s.name === 'UpdateWithStartWorkflow:created')!;
+    // The API starts the order's workflow and records the order itself; the workflow's first step finds the
+    // record there. The workflow's own RunWorkflow span is exported when the run ends, which an order's does
+    // not here.
+    const start = trace.find((s) => s.name === 'StartWorkflow:labOrderWorkflow')!;
     expect(start.service).toBe('labflow-api');
-    const update = trace.find((s) => s.name === 'HandleUpdate:created')!;
-    expect(update.service).toBe('labflow-worker');
     const scheduled = trace.find((s) => s.name === 'StartActivity:createOrderRecord')!;
     expect(scheduled.service).toBe('labflow-worker');
     const activity = trace.find((s) => s.name === 'RunActivity:createOrderRecord')!;
     expect(activity.service).toBe('labflow-worker');
-    // The start and the update it carries descend from the API request's span; the activity runs under the
-    // span that scheduled it (whose parent, the workflow run's span, is exported when the run ends). All are
-    // in the caller's trace, whose id only propagation can have carried to the worker.
+    // The start descends from the API request's span; the activity runs under the span that scheduled it
+    // (whose parent, the workflow run's span, is exported when the run ends). All are in the caller's trace,
+    // whose id only propagation can have carried to the worker.
     const descends = (s: ReceivedSpan): boolean => {
       for (let p = byId.get(s.parentSpanId), hops = 0; p && hops < 20; p = byId.get(p.parentSpanId), hops++) if (p === request) return true;
       return false;
     };
-    for (const s of [start, update]) expect(descends(s), s.name).toBe(true);
+    expect(descends(start)).toBe(true);
+    expect(scheduled.traceId).toBe(traceId);
     expect(activity.parentSpanId).toBe(scheduled.spanId);
 
     // The worker's activity log lines carry the workflow id, the activity and the trace.

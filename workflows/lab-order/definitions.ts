@@ -29,6 +29,13 @@ export interface LabOrderInput {
   /** The order row to create (JSON-safe), and the idempotency key it was created under. */
   record: NewOrder;
   idempotency: { key: string; requestHash: string } | null;
+  /**
+   * Set when the API recorded the order itself (its row, first events and their webhook events) right after
+   * starting this workflow: the ids of those webhook events, so the workflow's own creating step writes the
+   * very same rows (a no-op when the API's commit came first, the whole record when the API's write was
+   * lost) and announces them. Absent in older histories: the workflow draws the ids itself.
+   */
+  recorded?: { outboxEventId: string; then: string[] };
   /** Durable deadlines, in seconds (defaults from the domain; tests shorten them). */
   deadlines?: Partial<LabOrderDeadlines>;
 }

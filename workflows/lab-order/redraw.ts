@@ -28,6 +28,8 @@ export async function startRedraw(input: LabOrderInput, missingSlugs: string[] |
     imported: false,
     activateBy: null,
     idempotency: null,
+    // the redraw draws its own event ids: the initial order's (what the API wrote it under) are taken
+    recorded: undefined,
     record: {
       ...input.record,
       id: redrawId,

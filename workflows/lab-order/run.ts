@@ -29,8 +29,10 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
       // One local activity, one transaction: creation and the steps that follow it at once (an unregistered
       // kit's `awaiting_registration`). The caller waits on this, so it skips the activity task queue.
       const decision = first ? lc.decide(run.state, first) : null;
-      const then = decision?.ok ? decision.steps.map((low) => ({ low, outboxEventId: uuid4() })) : [];
-      await localActs.createOrderRecord({ record: input.record, idempotency: input.idempotency, outboxEventId: uuid4(), then });
+      // Ids the API already wrote under (input.recorded), else drawn here as they always were.
+      const ids = input.recorded;
+      const then = decision?.ok ? decision.steps.map((low, i) => ({ low, outboxEventId: ids?.then[i] ?? uuid4() })) : [];
+      await localActs.createOrderRecord({ record: input.record, idempotency: input.idempotency, outboxEventId: ids?.outboxEventId ?? uuid4(), then });
       run.events = 1 + then.length;
       if (decision?.ok) run.state = decision.next;
     } else {

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { isInvalidData } from '../../../domain/failures.js';
 import type { Context } from 'hono';
-import type { NewOrder } from '../../../db/queries/orders.js';
-import { findIdempotencyKey } from '../../../db/queries/orders.js';
+import type { NewOrder, OrderPayloadBuilder } from '../../../db/queries/orders.js';
+import { findIdempotencyKey, insertOrderRecord } from '../../../db/queries/orders.js';
 import { findLabAccount, labOfLabTest } from '../../../db/queries/lab-accounts.js';
-import { orderView } from '../../../db/queries/order-view.js';
+import { orderView, type ClientFacingOrder } from '../../../db/queries/order-view.js';
 import { findUser } from '../../../db/queries/users.js';
 import { requestHash, transactionIdOf, uuidFrom } from '../../../domain/orders/ids.js';
-import { COLLECTION_METHODS, type CollectionMethod } from '../../../domain/orders/status.js';
+import { stepsAfterCreation } from '../../../domain/orders/lifecycles.js';
+import { COLLECTION_METHODS, ORDER_EVENT_TYPES, type CollectionMethod } from '../../../domain/orders/status.js';
+import { classifyActivityError } from '../../../lib/activity-errors.js';
 import {
   createdUpdate,
   labOrderWorkflowId,
@@ -53,9 +55,19 @@ export async function checkOrderRefs(
 }
 
 /**
- * Starts the order's workflow and waits until it has written the order row (update-with-start): the
- * order and its workflow come into being together, or not at all. With an idempotency key the order id
- * (hence the workflow id) derives from the key, so a client's retry joins the first attempt.
+ * Starts the order's workflow, then records the order in the API's own transaction: the request waits on
+ * two round trips (Temporal's start, one Postgres transaction), never on a workflow task.
+ *
+ * "No order without its workflow" holds in every order of failure:
+ * - the start fails: nothing was written, the request fails;
+ * - the start succeeds and the write is lost (the process dies, Postgres is away): the workflow's first
+ *   step writes the same record (same ids: `input.recorded`) itself;
+ * - both write: the second finds the row and changes nothing (insert-or-nothing on the order id).
+ * A write the database refuses (InvalidData) is refused by the workflow's own step too, which then ends
+ * the workflow: the caller gets 422 and no order exists.
+ *
+ * With an idempotency key the order id (hence the workflow id) derives from the key, so a client's retry
+ * joins the first attempt.
  */
 export async function startOrder(
   c: Context<AppEnv>,
@@ -66,44 +78,103 @@ export async function startOrder(
   const teamId = c.get('teamId');
   const orderId = options.idempotency ? uuidFrom(`order:${teamId}:${options.idempotency.key}`) : randomUUID();
   const workflowId = labOrderWorkflowId(orderId);
-  const input: LabOrderInput = {
-    orderId,
-    teamId,
-    method: record.method,
+  const lifecycle = {
     registrable: options.registrable,
     imported: options.imported ?? false,
     // Redraws need the lab's opt-in, which production labs do not report here yet; sandbox walk-in orders have it.
     redraw: record.method === 'walk_in_test' && deps.environment === 'sandbox',
+  };
+  const steps = stepsAfterCreation(record.method, lifecycle);
+  const recorded = { outboxEventId: randomUUID(), then: steps.map(() => randomUUID()) };
+  const input: LabOrderInput = {
+    orderId,
+    teamId,
+    method: record.method,
+    ...lifecycle,
     activateBy: record.activateBy ?? null,
     record: { ...record, id: orderId, teamId, workflowId, detailsId: randomUUID(), origin: 'initial', transactionId: transactionIdOf(orderId) },
     idempotency: options.idempotency,
+    recorded,
     ...(deps.deadlines ? { deadlines: deps.deadlines } : {}),
   };
+  let running = true;
   try {
-    await deps.temporal.workflow.executeUpdateWithStart(createdUpdate, {
-      startWorkflowOperation: new WithStartWorkflowOperation(labOrderWorkflowType, {
-        workflowId,
-        taskQueue,
-        args: [input],
-        // A running workflow for this order (a retry under the same key) is joined; a finished one is
-        // never started again: one workflow per order, for ever.
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      }),
+    await deps.temporal.workflow.start(labOrderWorkflowType, {
+      workflowId,
+      taskQueue,
+      args: [input],
+      // A running workflow for this order (a retry under the same key) is joined; a finished one is
+      // never started again: one workflow per order, for ever.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
   } catch (err) {
-    // The creating step failed for good (data the database refuses): a clear error, never a hang or a 500.
-    if (err instanceof WorkflowUpdateFailedError) throw creationFailed(err);
     // Only possible under an idempotency key whose order has already finished its life: answer that order.
     if (!(err instanceof WorkflowExecutionAlreadyStartedError) || !options.idempotency) throw err;
+    running = false;
   }
+  // The order as its last creating step left it: built inside the transaction for its webhook event, and
+  // answered as it is when this request's write is the one that created the order.
+  let built: ClientFacingOrder | null = null;
+  if (running) {
+    try {
+      const created = await insertOrderRecord(
+        deps.db,
+        input.record,
+        input.idempotency,
+        { id: recorded.outboxEventId, eventType: ORDER_EVENT_TYPES.created },
+        await payloadBuilder(deps, (view) => (built = view)),
+        steps.map((low, i) => ({ low, outbox: { id: recorded.then[i]!, eventType: ORDER_EVENT_TYPES.updated } })),
+      );
+      if (!created) built = null;
+    } catch (err) {
+      built = null;
+      await afterLostWrite(deps, workflowId, err);
+    }
+  }
+  if (built) return { order: built as ClientFacingOrder, status: 'success', message: CREATED_MESSAGE };
   if (options.idempotency) {
     const stored = await findIdempotencyKey(deps.db, teamId, options.idempotency.key);
     if (stored && stored.requestHash !== options.idempotency.requestHash) throw idempotencyConflict();
   }
   const order = await orderView(deps.db, teamId, orderId, deps.loadLabTests, deps.urlSigner);
-  if (!order) throw new Error(`order ${orderId} was not recorded by its workflow`);
+  if (!order) throw new HttpError(422, 'The order could not be recorded: its first attempt under this idempotency key was refused.');
   return { order, status: 'success', message: CREATED_MESSAGE };
+}
+
+/** The order as GET returns it, read inside the writing transaction (its `labtest.order.*` payloads). */
+async function payloadBuilder(deps: OrdersDeps, seen: (view: ClientFacingOrder) => void): Promise<OrderPayloadBuilder> {
+  // loaded before the transaction: inside it nothing may wait on another pool connection
+  const signer = await deps.urlSigner();
+  return async (tx, teamId, orderId) => {
+    const view = await orderView(tx, teamId, orderId, deps.loadLabTests, () => Promise.resolve(signer));
+    if (!view) throw new Error(`order ${orderId} not found while building its event`);
+    seen(view);
+    return view;
+  };
+}
+
+/**
+ * The API's write of a new order failed. Data the database refuses: 422 naming what (never the value), and
+ * the workflow, whose own step would be refused the same way, is stopped now. Anything else (Postgres briefly
+ * away): the workflow records the order itself as soon as it can, and the request waits for that as the
+ * creation did before the API wrote orders itself.
+ */
+async function afterLostWrite(deps: OrdersDeps, workflowId: string, err: unknown): Promise<void> {
+  const why = classifyActivityError(err);
+  if (why.kind === 'invalid_data') {
+    await deps.temporal.workflow
+      .getHandle(workflowId)
+      .terminate(`the order could not be recorded: ${why.message}`)
+      .catch(() => undefined); // it may have ended on its own already
+    throw new HttpError(422, `The order could not be recorded: ${why.message}`);
+  }
+  try {
+    await deps.temporal.workflow.getHandle(workflowId).executeUpdate(createdUpdate);
+  } catch (updateErr) {
+    if (updateErr instanceof WorkflowUpdateFailedError) throw creationFailed(updateErr);
+    throw updateErr;
+  }
 }
 
 /** 422 when the workflow refused the order's data (InvalidData), else 500 naming the failure (no stack, no value). */
