@@ -62,12 +62,19 @@ export function cpuBudget(profile: CpuProfile): Budget {
   return budget;
 }
 
+/** Several processes' budgets as one (API and worker profiled apart). */
+export function sumBudgets(budgets: Budget[]): Budget {
+  const sum: Budget = new Map();
+  for (const b of budgets) for (const [part, us] of b) sum.set(part, (sum.get(part) ?? 0) + us);
+  return sum;
+}
+
 /** Lines for a bench report: CPU ms per order by part, busiest first, and the total against wall time. */
-export function formatBudget(budget: Budget, orders: number, wallSeconds: number): string[] {
+export function formatBudget(budget: Budget, orders: number, wallSeconds: number, processes = 'service process'): string[] {
   const busy = [...budget].filter(([part]) => part !== 'idle');
   const total = busy.reduce((s, [, us]) => s + us, 0);
   const lines = [
-    `  CPU budget  service process (main JS thread), orders phase: ${(total / 1000 / orders).toFixed(1)} ms CPU per order, ` +
+    `  CPU budget  ${processes} (main JS threads), orders phase: ${(total / 1000 / orders).toFixed(1)} ms CPU per order, ` +
       `${((total / 1e6 / wallSeconds) * 100).toFixed(0)}% of one core over ${wallSeconds.toFixed(1)} s`,
   ];
   for (const [part, us] of busy.sort((a, b) => b[1] - a[1])) {

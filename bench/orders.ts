@@ -27,6 +27,10 @@ const N = Number(process.env.BENCH_ORDERS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const ACTIVITY_CALLS = 10; // createOrderRecord, 7 × recordTransition, simulatedResults, storeResults
 const BASELINE_TASK_QUEUE = 'bench-baseline';
+/** BENCH_TOPOLOGY: `split` (default: API and worker as two processes, as production runs them) or `single`. */
+const TOPOLOGY = process.env.BENCH_TOPOLOGY ?? 'split';
+if (TOPOLOGY !== 'split' && TOPOLOGY !== 'single') throw new Error(`BENCH_TOPOLOGY must be split or single, not ${TOPOLOGY}`);
+const SPLIT = TOPOLOGY === 'split';
 const log = (m: string) => process.stderr.write(`[bench:orders] ${m}\n`);
 
 const pct = percentile;
@@ -47,18 +51,25 @@ async function main() {
     const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: null, namespace: 'default', log });
     cleanups.push(() => temporal.stop());
 
-    log('starting the service (API + worker + baseline worker) in a child process…');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/orders-service.ts'], {
-      env: { ...process.env, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, API_KEY_CACHE_TTL_SECONDS: '10' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    cleanups.push(async () => {
-      child.kill('SIGKILL');
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-      child.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
-    });
+    log(`starting the service (${SPLIT ? 'API and worker (+ baseline worker) as two processes' : 'API + worker + baseline worker in one process'})…`);
+    const services = await Promise.all(
+      (SPLIT ? (['api', 'worker'] as const) : (['both'] as const)).map(async (role) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'bench/orders-service.ts', role], {
+          env: { ...process.env, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, API_KEY_CACHE_TTL_SECONDS: '10' },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        cleanups.push(async () => {
+          child.kill('SIGKILL');
+        });
+        const lines = createInterface({ input: child.stdout! });
+        const port = await new Promise<number | null>((resolve, reject) => {
+          lines.once('line', (line) => resolve((JSON.parse(line) as { port: number | null }).port));
+          child.once('exit', (code) => reject(new Error(`service (${role}) exited with ${code}`)));
+        });
+        return { role, child, lines, port };
+      }),
+    );
+    const port = services.find((s) => s.port !== null)!.port!;
     const base = `http://127.0.0.1:${port}`;
 
     const db = createDb(pg.url);
@@ -102,20 +113,29 @@ async function main() {
     const ours = N / (createSecs + lifeSecs);
     let budget: string[] = [];
     if (process.env.BENCH_CPU_PROFILE) {
-      const written = new Promise<{ profile: string; statements: [string, number][] }>((resolve) => {
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          const msg = JSON.parse(line) as { profile?: string; statements?: [string, number][] };
-          if (msg.profile) resolve({ profile: msg.profile, statements: msg.statements ?? [] });
-        });
-      });
-      child.kill('SIGUSR2');
-      const { profile: file, statements } = await written;
-      const { cpuBudget, formatBudget } = await import('./cpu-budget.js');
-      budget = formatBudget(cpuBudget(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile), N, createSecs + lifeSecs);
+      // every service process writes its profile and statement counts on SIGUSR2; the budget is their sum
+      const written = await Promise.all(
+        services.map(
+          ({ child, lines }) =>
+            new Promise<{ profile: string; statements: [string, number][] }>((resolve) => {
+              lines.on('line', (line) => {
+                const msg = JSON.parse(line) as { profile?: string; statements?: [string, number][] };
+                if (msg.profile) resolve({ profile: msg.profile, statements: msg.statements ?? [] });
+              });
+              child.kill('SIGUSR2');
+            }),
+        ),
+      );
+      const { cpuBudget, formatBudget, sumBudgets } = await import('./cpu-budget.js');
+      const budgets = written.map(({ profile }) => cpuBudget(JSON.parse(readFileSync(profile, 'utf8')) as CpuProfile));
+      budget = formatBudget(sumBudgets(budgets), N, createSecs + lifeSecs, services.map((s) => s.role).join(' + '));
+      const counts = new Map<string, number>();
+      for (const { statements } of written) for (const [shape, n] of statements) counts.set(shape, (counts.get(shape) ?? 0) + n);
+      const statements = [...counts].sort((a, b) => b[1] - a[1]);
       const total = statements.reduce((s, [, n]) => s + n, 0);
-      budget.push(`  SQL         ${(total / N).toFixed(1)} statements per order (the service's pool; the ten most frequent, per order):`);
+      budget.push(`  SQL         ${(total / N).toFixed(1)} statements per order (the service's pools; the ten most frequent, per order):`);
       for (const [shape, n] of statements.slice(0, 10)) budget.push(`    ${(n / N).toFixed(2).padStart(6)}  ${shape}`);
-      log(`CPU profile of the service process (orders phase) written to ${file}`);
+      log(`CPU profiles of the service (orders phase) written to ${written.map((w) => w.profile).join(', ')}`);
     }
 
     log(`baseline: ${N} bare workflows (start, signal, ${ACTIVITY_CALLS} no-op activities) at concurrency ${CONCURRENCY}…`);
@@ -144,7 +164,7 @@ async function main() {
       `  end to end  ${ours.toFixed(1)} orders/s (create + full lifecycle, ${(createSecs + lifeSecs).toFixed(1)} s)`,
       `  baseline    ${baseline.toFixed(1)} lifecycles/s (bare workflow, same starts/signals/activity calls, ${baseSecs.toFixed(1)} s)`,
       `  ratio       ${ratio.toFixed(2)} (target ≥ 0.6: ${ratio >= 0.6 ? 'met' : 'NOT met'}); create p99 target < 500 ms: ${pct(lat, 99) < 500 ? 'met' : 'NOT met'}; ≥ 100 creates/s: ${N / createSecs >= 100 ? 'met' : 'NOT met'}`,
-      `  topology    API and worker in one process (bench/orders-service.ts); Temporal dev server and embedded Postgres beside it`,
+      `  topology    ${SPLIT ? 'API and worker as two processes' : 'API and worker in one process'} (bench/orders-service.ts, BENCH_TOPOLOGY=${TOPOLOGY}); Temporal dev server and embedded Postgres beside it`,
       ...budget,
       '',
     ];
