@@ -6,12 +6,14 @@
  * database on BENCH_DATABASE_URL's / DATABASE_URL's server) and a Temporal dev server.
  *
  * Settings: BENCH_CONNECTIONS (64), BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_POOL (10),
- * BENCH_LOG_LEVEL (warn: the service's log level), BENCH_ROUNDS (1; more rounds alternate the order).
+ * BENCH_LOG_LEVEL (warn: the service's log level), BENCH_ROUNDS (1; more rounds alternate the order),
+ * BENCH_CPU_PROFILE=<file.cpuprofile> (a CPU profile of the full API's process over the whole run).
  * Prints req/s, p50/p99 latency, the servers' CPU time per request and the ratio full/bare req/s
  * (target ≥ 0.8). Every answer must be a 200 (else exit 1); a missed target still exits 0.
  */
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { createDb } from '../db/client.js';
 import { createTeam } from '../db/queries/teams.js';
@@ -126,6 +128,12 @@ async function main() {
       results.push(r);
     }
     const loadAfter = loadavg()[0]!;
+    if (process.env.BENCH_CPU_PROFILE) {
+      // The full API's profile since it started (warm-ups included); open it in Chrome's DevTools or re-read it.
+      const written = new Promise<string>((resolve) => createInterface({ input: full.child.stdout! }).once('line', resolve));
+      full.child.kill('SIGUSR2');
+      log(`CPU profile of the full API written to ${await written}`);
+    }
 
     const cpu = (f: Figures) => (f.cpuUs === undefined ? '—' : `${f.cpuUs.toFixed(0)} µs`);
     const row = (label: string, f: Figures) =>
