@@ -31,7 +31,7 @@ import { PARSER_UPLOAD_PATH, labReportRoutes } from './routes/lab-reports/index.
 import { blobStoreFor, type BlobStore } from '../lib/blob-store.js';
 import { publicBaseUrl } from '../lib/url-signing.js';
 import { metricsText } from '../lib/metrics.js';
-import { httpMetrics, sameSecret } from './middleware/metrics.js';
+import { sameSecret } from './middleware/metrics.js';
 import { httpTracing } from '../lib/tracing.js';
 import { reportTaskQueueBacklog } from '../lib/queue-metrics.js';
 import { labAccountsRoutes } from './routes/lab-accounts/index.js';
@@ -80,8 +80,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   app.notFound(onNotFound);
   reportTaskQueueBacklog(temporal, temporal.options.namespace); // labflow_task_queue_backlog on /metrics
   app.use(httpTracing()); // a server span per request when tracing is on (lib/tracing.ts); nothing otherwise
-  app.use(httpMetrics());
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, { metrics: true })); // request id, log context, the request line and its latency metric
   app.use(refuseControlCharsInUrl());
   // Lab report uploads have their own, larger limit (api/routes/lab-reports). GET and HEAD carry no body:
   // they pass straight on (no `Request` object built for the limit, no promise of this middleware's own).

@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import { withLogContext } from '../../lib/log-context.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AppEnv } from '../env.js';
+import { observeRequest } from './metrics.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -10,8 +11,10 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * Gives every request an id (echoed in `x-request-id`) and one log line when it completes. The request is
  * served inside a log context (lib/log-context.ts), so every line logged while it runs, by any module and
  * through any logger, carries its `request_id`. The `info` line's fields are built only when `info` is on.
+ * With `metrics`, it also records the request's latency (api/middleware/metrics.ts), sparing a middleware.
  */
-export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
+export function requestLog(logger: Logger, options: { metrics?: boolean } = {}): MiddlewareHandler<AppEnv> {
+  const observe = options.metrics ? observeRequest : null;
   return (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -19,13 +22,17 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
     c.set('log', logger);
     // Set before the handler builds its response: setting it afterwards makes Hono copy the response.
     c.header('x-request-id', requestId);
-    return withLogContext({ request_id: requestId }, () => served(c, next, logger));
+    return withLogContext({ request_id: requestId }, () => served(c, next, logger, observe));
   };
 }
 
-async function served(c: Context<AppEnv>, next: Next, logger: Logger): Promise<void> {
+async function served(c: Context<AppEnv>, next: Next, logger: Logger, observe: typeof observeRequest | null): Promise<void> {
   const started = performance.now();
-  await next();
+  try {
+    await next();
+  } finally {
+    observe?.(c, started);
+  }
   const status = c.res.status;
   if (status < 500 && !logger.isLevelEnabled('info')) return;
   const fields = {
