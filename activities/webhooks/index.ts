@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
@@ -25,8 +26,12 @@ import { postEvent, type PostResult } from './http.js';
 
 /** Answers written per transaction. */
 const WRITE_BATCH = 32;
-/** A round takes further full batches while it has run less than this. */
+/** A round takes further batches while it has run less than this… */
 const ROUND_MS = 5_000;
+/** …looking for new deliveries this often once caught up… */
+const POLL_MS = 20;
+/** …until none came for this long. */
+const LINGER_MS = 250;
 
 export interface WebhookSettings {
   /** Seconds before attempt 1, 2, … (its length is the number of attempts). */
@@ -143,9 +148,19 @@ export function createWebhookActivities(deps: Deps) {
         await recordAttemptsSafely(db, unwritten.splice(0), logger);
         Context.current().heartbeat({ delivered, failed });
       };
-      // Full batches follow one another in the same round for up to ROUND_MS (a backlog drains without a
-      // workflow task and an activity dispatch per batch); the endpoint is read again before each.
+      // A round goes on for up to ROUND_MS: batch after batch while a backlog lasts (no workflow task and
+      // activity dispatch per batch), and, once caught up, it looks for new deliveries every POLL_MS until
+      // none came for LINGER_MS, so events recorded meanwhile leave at once instead of after a wake-up
+      // signal, a workflow task and a new round. The endpoint is read again before each further batch.
+      let lastWork = started;
       for (let batch = 0; ; batch++) {
+        due = await dueDeliveries(db, endpoint.id, new Date(), settings.batchSize);
+        if (due.length === 0) {
+          const now = Date.now();
+          if (batch === 0 || now - lastWork >= LINGER_MS || now - started >= ROUND_MS) break;
+          await sleep(POLL_MS);
+          continue;
+        }
         if (batch > 0) {
           const again = await findEndpointById(db, endpoint.id);
           if (!again) return { state: 'gone', delivered, failed, more: false, nextDueAt: null };
@@ -153,7 +168,6 @@ export function createWebhookActivities(deps: Deps) {
           endpoint = again;
         }
         const current = endpoint;
-        due = await dueDeliveries(db, current.id, new Date(), settings.batchSize);
         const secrets = signingSecrets(current, box, new Date());
         await inParallel(due, settings.concurrency, async ({ delivery, event }) => {
           if (gone) return;
@@ -191,8 +205,9 @@ export function createWebhookActivities(deps: Deps) {
           if (unwritten.length >= WRITE_BATCH) await write();
         });
         await write();
+        lastWork = Date.now();
         // A batch with failures ends the round: the failing-since bookkeeping below sees each batch's outcome.
-        if (gone || due.length < settings.batchSize || failed > 0 || Date.now() - started >= ROUND_MS) break;
+        if (gone || failed > 0 || lastWork - started >= ROUND_MS) break;
       }
 
       const now = new Date();
@@ -211,7 +226,7 @@ export function createWebhookActivities(deps: Deps) {
           return { state: 'disabled', delivered, failed, more: false, nextDueAt: null };
         }
       }
-      if (due.length) logger.debug({ endpoint_id: endpoint.id, delivered, failed }, 'webhook round');
+      if (delivered + failed > 0) logger.debug({ endpoint_id: endpoint.id, delivered, failed }, 'webhook round');
       const next = await nextDueAt(db, endpoint.id);
       return { state: 'active', delivered, failed, more: due.length === settings.batchSize, nextDueAt: next?.getTime() ?? null };
     },
