@@ -9,7 +9,8 @@
  * BENCH_LOG_LEVEL (warn: the service's log level), BENCH_ROUNDS (1; more rounds alternate the order),
  * BENCH_CPU_PROFILE=<file.cpuprofile> (a CPU profile of the full API's process over the whole run).
  * Prints req/s, p50/p99 latency, the servers' CPU time per request, the ratio full/bare req/s
- * (target ≥ 0.8) and the ratio of CPU per request bare/full (steadier on a shared machine). Every answer must be a 200 (else exit 1); a missed target still exits 0.
+ * (target ≥ 0.8) and the ratio of CPU per request bare/full (steadier on a shared machine). Every answer
+ * must be a 200 (else exit 1); a missed target still exits 0.
  */
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
