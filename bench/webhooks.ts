@@ -10,6 +10,7 @@
  *      transaction and woken, as the order activities do; latency p50/p99/max; target p99 < 1 s.
  *   bare: the same number of envelopes as A, signed and POSTed to the same receiver by a plain loop
  *      (the activity's own signing and HTTP code) with the activity's concurrency; ratio A / bare ≥ 0.5.
+ *   BENCH_WORKER_PROFILE=<dir>: a CPU profile of the worker over the whole run, written there as it stops.
  *   BENCH_ROUNDS (1): more rounds of A, B and bare on the same stack; prints each round, the median ratio
  *      and whether B's p99 stayed under 1 s in every round.
  *
@@ -96,7 +97,10 @@ async function main() {
     log('starting the worker (worker.ts, production settings) in a child process…');
     // Production delivery settings: none of the caller's WEBHOOK_* overrides.
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WEBHOOK_')));
-    const worker = spawn(process.execPath, ['--import', 'tsx', 'worker.ts'], {
+    // BENCH_WORKER_PROFILE=<dir>: the worker writes a V8 CPU profile there when it stops (after the last phase).
+    const profileDir = process.env.BENCH_WORKER_PROFILE;
+    const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const worker = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'worker.ts'], {
       env: { ...env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress!, SECRET_ENCRYPTION_KEY: key, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
