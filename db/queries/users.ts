@@ -92,14 +92,15 @@ const toDate = (v: string | null) => (v === null ? null : new Date(v));
 /**
  * A user of the team with its connections (oldest first), in one round trip; null when not the team's.
  * The hottest read of the API (GET /v2/user/{id}, bench:api): one statement prepared by postgres.js and
- * mapped by hand, without drizzle's query and result layers. `sql` is the client under drizzle (DbHandle.sql).
+ * mapped by hand, without drizzle's query and result layers. `pg` is the client under drizzle (DbHandle.sql):
+ * drizzle turned its date parsers off, so timestamps and dates come as text.
  */
 export async function findUserWithConnections(
-  sql: postgres.Sql,
+  pg: postgres.Sql,
   teamId: string,
   userId: string,
 ): Promise<{ user: UserRow; connections: ConnectionSummary[] } | null> {
-  const rows = await sql<UserWithConnectionsRow[]>`
+  const rows = await pg<UserWithConnectionsRow[]>`
     select u.id, u.team_id, u.client_user_id, u.created_on, u.fallback_time_zone, u.fallback_time_zone_updated_at,
       u.fallback_birth_date, u.fallback_birth_date_updated_at, u.ingestion_start, u.ingestion_end, u.deleted_at,
       c.provider, c.created_at as connected_at
