@@ -17,4 +17,22 @@ const logger = createLogger({ level: config.LOG_LEVEL, pretty: false, toStderr: 
 const db = createDb(config.DATABASE_URL!, { max: Number(process.env.BENCH_POOL ?? 10) });
 const temporal = await connectClient(config.TEMPORAL_ADDRESS!, config.TEMPORAL_NAMESPACE, serviceDataConverter(lazyMasterKey(db.db, config.SECRET_ENCRYPTION_KEY)));
 const api = await startApi({ db, temporal, logger, config }, 0, '127.0.0.1');
+// BENCH_CPU_PROFILE=<file>: a CPU profile of this process from now until SIGUSR2 (bench:api sends it after
+// the full API's last run), written as a .cpuprofile; then the file's name on stdout.
+const profilePath = process.env.BENCH_CPU_PROFILE;
+if (profilePath) {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  process.once('SIGUSR2', () => {
+    void session.post('Profiler.stop').then(({ profile }) => {
+      writeFileSync(profilePath, JSON.stringify(profile));
+      process.stdout.write(`${profilePath}\n`);
+    });
+  });
+}
 process.stdout.write(`${api.url}\n`);

@@ -6,12 +6,15 @@
  * database on BENCH_DATABASE_URL's / DATABASE_URL's server) and a Temporal dev server.
  *
  * Settings: BENCH_CONNECTIONS (64), BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_POOL (10),
- * BENCH_LOG_LEVEL (warn: the service's log level), BENCH_ROUNDS (1; more rounds alternate the order).
- * Prints req/s, p50/p99 latency, the servers' CPU time per request and the ratio full/bare req/s
- * (target ≥ 0.8). Every answer must be a 200 (else exit 1); a missed target still exits 0.
+ * BENCH_LOG_LEVEL (warn: the service's log level), BENCH_ROUNDS (1; more rounds alternate the order),
+ * BENCH_CPU_PROFILE=<file.cpuprofile> (a CPU profile of the full API's process over the whole run).
+ * Prints req/s, p50/p99 latency, the servers' CPU time per request, the ratio full/bare req/s
+ * (target ≥ 0.8) and the ratio of CPU per request bare/full (steadier on a shared machine). Every answer
+ * must be a 200 (else exit 1); a missed target still exits 0.
  */
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { createDb } from '../db/client.js';
 import { createTeam } from '../db/queries/teams.js';
@@ -126,6 +129,12 @@ async function main() {
       results.push(r);
     }
     const loadAfter = loadavg()[0]!;
+    if (process.env.BENCH_CPU_PROFILE) {
+      // The full API's profile since it started (warm-ups included); open it in Chrome's DevTools or re-read it.
+      const written = new Promise<string>((resolve) => createInterface({ input: full.child.stdout! }).once('line', resolve));
+      full.child.kill('SIGUSR2');
+      log(`CPU profile of the full API written to ${await written}`);
+    }
 
     const cpu = (f: Figures) => (f.cpuUs === undefined ? '—' : `${f.cpuUs.toFixed(0)} µs`);
     const row = (label: string, f: Figures) =>
@@ -143,11 +152,16 @@ async function main() {
       lines.push(row(prefix + targets.full.label, r.full), row(prefix + targets.bare.label, r.bare));
     });
     const ratio = rounds > 1 ? median(ratios) : ratios[0]!;
+    // The servers' CPU per request moves much less with the machine's load than req/s does (bare/full: 1 is "as cheap as bare").
+    const cpuRatios = results.flatMap((r) => (r.full.cpuUs && r.bare.cpuUs ? [r.bare.cpuUs / r.full.cpuUs] : []));
     lines.push(
       '',
       rounds > 1
         ? `  ratio full/bare req/s: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${ratio.toFixed(2)}`
         : `  ratio full/bare req/s: ${ratio.toFixed(2)}`,
+      ...(cpuRatios.length
+        ? [`  server CPU per request, bare/full: ${cpuRatios.map((x) => x.toFixed(2)).join(', ')}${cpuRatios.length > 1 ? `; median ${median(cpuRatios).toFixed(2)}` : ''}`]
+        : []),
       `  target ≥ ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'}`,
       '',
     );

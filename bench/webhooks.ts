@@ -10,6 +10,9 @@
  *      transaction and woken, as the order activities do; latency p50/p99/max; target p99 < 1 s.
  *   bare: the same number of envelopes as A, signed and POSTed to the same receiver by a plain loop
  *      (the activity's own signing and HTTP code) with the activity's concurrency; ratio A / bare ≥ 0.5.
+ *   BENCH_WORKER_PROFILE=<dir>: a CPU profile of the worker over the whole run, written there as it stops.
+ *   BENCH_ROUNDS (1): more rounds of A, B and bare on the same stack; prints each round, the median ratio
+ *      and whether B's p99 stayed under 1 s in every round.
  *
  * Every event must arrive (missing ones are an error, exit 1); duplicates are reported. Progress on
  * stderr, results on stdout. Scratch Postgres + Temporal, cleanup and percentiles: bench/support.ts.
@@ -39,6 +42,7 @@ const WRITERS = Number(process.env.BENCH_WRITERS ?? 4);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 300) * 1000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const settings = webhookSettings();
 const log = benchLog('bench:webhooks');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -93,7 +97,10 @@ async function main() {
     log('starting the worker (worker.ts, production settings) in a child process…');
     // Production delivery settings: none of the caller's WEBHOOK_* overrides.
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WEBHOOK_')));
-    const worker = spawn(process.execPath, ['--import', 'tsx', 'worker.ts'], {
+    // BENCH_WORKER_PROFILE=<dir>: the worker writes a V8 CPU profile there when it stops (after the last phase).
+    const profileDir = process.env.BENCH_WORKER_PROFILE;
+    const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const worker = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'worker.ts'], {
       env: { ...env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress!, SECRET_ENCRYPTION_KEY: key, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -195,83 +202,79 @@ async function main() {
       return `${r.attempts} attempts (${r.failed} failed); POST as timed by the activity avg ${(r.avg_ms ?? 0).toFixed(1)} ms, p99 ${(r.p99_ms ?? 0).toFixed(0)} ms`;
     };
 
-    // ---- A: throughput ---------------------------------------------------------------------------
-    log(`A: recording ${N} events in transactions of ${BATCH} (${WRITERS} writers), each followed by a wake…`);
-    const aIds: string[] = [];
-    const aCreated = new Map<string, number>();
-    const tA = Date.now();
-    const batches = Math.ceil(N / BATCH);
-    await pool(batches, WRITERS, (b) => record(Math.min(BATCH, N - b * BATCH), b * BATCH, aIds, aCreated));
-    const recordSecs = (Date.now() - tA) / 1000;
-    const receivedWhileRecording = receiver.countOf(aIds);
-    log(`A: recorded in ${recordSecs.toFixed(1)} s (${(N / recordSecs).toFixed(0)} events/s); waiting for deliveries…`);
-    await awaitAll('A', aIds, N);
-    const a = check('A', aIds);
-    const aSecs = (a.lastAt - tA) / 1000;
-    const aRate = N / aSecs;
-    // Delivery alone: the backlog left when recording ended, drained at this rate.
-    const drainRate = (N - receivedWhileRecording) / Math.max(0.001, aSecs - recordSecs);
-    const aLat = latencies(aIds, aCreated);
-    const aAttempts = await attemptStats(aIds);
+    /** One round: A, B and the bare loop, on the same stack and endpoint; its figures as printed lines. */
+    const round = async () => {
+      // ---- A: throughput ---------------------------------------------------------------------------
+      log(`A: recording ${N} events in transactions of ${BATCH} (${WRITERS} writers), each followed by a wake…`);
+      const aIds: string[] = [];
+      const aCreated = new Map<string, number>();
+      const tA = Date.now();
+      const batches = Math.ceil(N / BATCH);
+      await pool(batches, WRITERS, (b) => record(Math.min(BATCH, N - b * BATCH), b * BATCH, aIds, aCreated));
+      const recordSecs = (Date.now() - tA) / 1000;
+      const receivedWhileRecording = receiver.countOf(aIds);
+      log(`A: recorded in ${recordSecs.toFixed(1)} s (${(N / recordSecs).toFixed(0)} events/s); waiting for deliveries…`);
+      await awaitAll('A', aIds, N);
+      const a = check('A', aIds);
+      const aSecs = (a.lastAt - tA) / 1000;
+      const aRate = N / aSecs;
+      // Delivery alone: the backlog left when recording ended, drained at this rate.
+      const drainRate = (N - receivedWhileRecording) / Math.max(0.001, aSecs - recordSecs);
+      const aLat = latencies(aIds, aCreated);
+      const aAttempts = await attemptStats(aIds);
 
-    // ---- B: latency at offered load -------------------------------------------------------------
-    const bCount = RATE * SECONDS;
-    log(`B: ${RATE} events/s for ${SECONDS} s (${bCount} events), each in its own transaction and woken…`);
-    const bIds: string[] = [];
-    const bCreated = new Map<string, number>();
-    const inflight: Promise<void>[] = [];
-    const tB = performance.now();
-    for (let i = 0; i < bCount; i++) {
-      const wait = tB + (i * 1000) / RATE - performance.now();
-      if (wait > 0) await sleep(wait);
-      inflight.push(record(1, N + i, bIds, bCreated));
-    }
-    await Promise.all(inflight);
-    const offered = bCount / ((performance.now() - tB) / 1000);
-    await awaitAll('B', bIds, bCount);
-    const b = check('B', bIds);
-    const bLat = latencies(bIds, bCreated);
-    const bAttempts = await attemptStats(bIds);
-    // Stalls: seconds (by creation time) whose slowest event took over 1 s, and runs of the endpoint's workflow.
-    const worstBySecond = new Map<number, number>();
-    const bStart = Math.min(...bCreated.values());
-    for (const id of bIds) {
-      const r = receiver.receipts.get(id);
-      if (!r) continue;
-      const second = Math.floor((bCreated.get(id)! - bStart) / 1000);
-      worstBySecond.set(second, Math.max(worstBySecond.get(second) ?? 0, r.at - bCreated.get(id)!));
-    }
-    const slowSeconds = [...worstBySecond].filter(([, worst]) => worst > 1000).map(([second]) => second).sort((x, y) => x - y);
-    let runs = 0;
-    for await (const _ of client.workflow.list({ query: `WorkflowId = '${webhookEndpointWorkflowId(endpoint.id)}'` })) runs++;
+      // ---- B: latency at offered load -------------------------------------------------------------
+      const bCount = RATE * SECONDS;
+      log(`B: ${RATE} events/s for ${SECONDS} s (${bCount} events), each in its own transaction and woken…`);
+      const bIds: string[] = [];
+      const bCreated = new Map<string, number>();
+      const inflight: Promise<void>[] = [];
+      const tB = performance.now();
+      for (let i = 0; i < bCount; i++) {
+        const wait = tB + (i * 1000) / RATE - performance.now();
+        if (wait > 0) await sleep(wait);
+        inflight.push(record(1, N + i, bIds, bCreated));
+      }
+      await Promise.all(inflight);
+      const offered = bCount / ((performance.now() - tB) / 1000);
+      await awaitAll('B', bIds, bCount);
+      const b = check('B', bIds);
+      const bLat = latencies(bIds, bCreated);
+      const bAttempts = await attemptStats(bIds);
+      // Stalls: seconds (by creation time) whose slowest event took over 1 s, and runs of the endpoint's workflow.
+      const worstBySecond = new Map<number, number>();
+      const bStart = Math.min(...bCreated.values());
+      for (const id of bIds) {
+        const r = receiver.receipts.get(id);
+        if (!r) continue;
+        const second = Math.floor((bCreated.get(id)! - bStart) / 1000);
+        worstBySecond.set(second, Math.max(worstBySecond.get(second) ?? 0, r.at - bCreated.get(id)!));
+      }
+      const slowSeconds = [...worstBySecond].filter(([, worst]) => worst > 1000).map(([second]) => second).sort((x, y) => x - y);
+      let runs = 0;
+      for await (const _ of client.workflow.list({ query: `WorkflowId = '${webhookEndpointWorkflowId(endpoint.id)}'` })) runs++;
 
-    // ---- bare: signed POSTs in a plain loop ----------------------------------------------------
-    log(`bare: signing and POSTing ${N} envelopes, ${settings.concurrency} in flight…`);
-    const bareIds = Array.from({ length: N }, () => randomUUID());
-    const bodies = bareIds.map((_, i) =>
-      JSON.stringify({ event_type: 'labtest.order.updated', data: orderLikeData(i, team.teamId), team_id: team.teamId, user_id: null, client_user_id: null }),
-    );
-    const tBare = Date.now();
-    let bareFailures = 0;
-    await pool(N, settings.concurrency, async (i) => {
-      const sent = await postEvent(url, signedHeaders([secret], bareIds[i]!, new Date(), bodies[i]!), bodies[i]!, settings.timeoutMs);
-      if (sent.result.statusCode !== 204) bareFailures++;
-    });
-    const bareSecs = (Date.now() - tBare) / 1000;
-    const bareRate = N / bareSecs;
-    const bare = check('bare', bareIds);
-    if (bareFailures) problems.push(`bare: ${bareFailures} POSTs were not answered 204`);
-    if (receiver.invalid) problems.push(`${receiver.invalid} requests did not verify`);
-
-    const [{ size } = { size: 0 }] = await db.sql<{ size: number }[]>`select avg(octet_length(data::text))::int as size from outbox_events`;
-    const ratio = aRate / bareRate;
-    const bP99 = bLat.length ? pct(bLat, 99) : Infinity;
-    const ms = (v: number) => `${v.toFixed(0)} ms`;
-    process.stdout.write(
-      [
-        '',
-        `bench:webhooks — ${cpus().length} cores, node ${process.version}; delivery batch ${settings.batchSize}, concurrency ${settings.concurrency}, retries ${settings.retrySchedule.join(',')} s; event data ~${size} B`,
-        `  load average (1 min) ${loadStart.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end: other work on this machine skews every figure`,
+      // ---- bare: signed POSTs in a plain loop ----------------------------------------------------
+      log(`bare: signing and POSTing ${N} envelopes, ${settings.concurrency} in flight…`);
+      const bareIds = Array.from({ length: N }, () => randomUUID());
+      const bodies = bareIds.map((_, i) =>
+        JSON.stringify({ event_type: 'labtest.order.updated', data: orderLikeData(i, team.teamId), team_id: team.teamId, user_id: null, client_user_id: null }),
+      );
+      const tBare = Date.now();
+      let bareFailures = 0;
+      await pool(N, settings.concurrency, async (i) => {
+        const sent = await postEvent(url, signedHeaders([secret], bareIds[i]!, new Date(), bodies[i]!), bodies[i]!, settings.timeoutMs);
+        if (sent.result.statusCode !== 204) bareFailures++;
+      });
+      const bareSecs = (Date.now() - tBare) / 1000;
+      const bareRate = N / bareSecs;
+      const bare = check('bare', bareIds);
+      if (bareFailures) problems.push(`bare: ${bareFailures} POSTs were not answered 204`);
+      if (receiver.invalid) problems.push(`${receiver.invalid} requests did not verify`);
+      const ratio = aRate / bareRate;
+      const bP99 = bLat.length ? pct(bLat, 99) : Infinity;
+      const ms = (v: number) => `${v.toFixed(0)} ms`;
+      const lines = [
         `  A  throughput   ${N} events: ${aRate.toFixed(0)} events/s (recorded in ${recordSecs.toFixed(1)} s = ${(N / recordSecs).toFixed(0)}/s, all received after ${aSecs.toFixed(1)} s)`,
         `                  delivery alone: ${receivedWhileRecording} arrived while recording, the other ${N - receivedWhileRecording} at ${drainRate.toFixed(0)} events/s`,
         `                  latency p50 ${ms(pct(aLat, 50))}  p99 ${ms(pct(aLat, 99))}  max ${ms(aLat.at(-1) ?? 0)}; duplicates ${a.duplicates}, missing ${a.missing.length}`,
@@ -281,6 +284,38 @@ async function main() {
         `                  seconds with an event slower than 1 s: ${slowSeconds.length ? slowSeconds.map((x) => `+${x}`).join(' ') : 'none'}; endpoint workflow runs so far (continue-as-new): ${runs}`,
         `  bare loop      ${N} signed POSTs, ${settings.concurrency} in flight: ${bareRate.toFixed(0)} events/s (${bareSecs.toFixed(1)} s); duplicates ${bare.duplicates}`,
         `  ratio          ${ratio.toFixed(2)} service/bare (target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); p99 at ${RATE}/s < 1 s: ${bP99 < 1000 ? 'met' : 'NOT met'}`,
+      ];
+      return { ratio, bP99, lines };
+    };
+
+    const results: Awaited<ReturnType<typeof round>>[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      if (ROUNDS > 1) log(`round ${r + 1} of ${ROUNDS}…`);
+      results.push(await round());
+    }
+
+    const [{ size } = { size: 0 }] = await db.sql<{ size: number }[]>`select avg(octet_length(data::text))::int as size from outbox_events`;
+    const median = (xs: number[]) => {
+      const sorted = [...xs].sort((x, y) => x - y);
+      const mid = Math.floor(sorted.length / 2);
+      return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+    };
+    const ratios = results.map((r) => r.ratio);
+    const p99s = results.map((r) => r.bP99);
+    const ratio = median(ratios);
+    const everyP99 = p99s.every((v) => v < 1000);
+    process.stdout.write(
+      [
+        '',
+        `bench:webhooks — ${cpus().length} cores, node ${process.version}; delivery batch ${settings.batchSize}, concurrency ${settings.concurrency}, retries ${settings.retrySchedule.join(',')} s; event data ~${size} B`,
+        `  load average (1 min) ${loadStart.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end: other work on this machine skews every figure`,
+        ...results.flatMap((r, i) => (ROUNDS > 1 ? [`  round ${i + 1}`, ...r.lines] : r.lines)),
+        ...(ROUNDS > 1
+          ? [
+              `  over ${ROUNDS} rounds: ratio ${ratios.map((x) => x.toFixed(2)).join(', ')}, median ${ratio.toFixed(2)} (target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); ` +
+                `B p99 ${p99s.map((v) => `${v.toFixed(0)} ms`).join(', ')}, median ${median(p99s).toFixed(0)} ms (< 1 s in every round: ${everyP99 ? 'met' : 'NOT met'})`,
+            ]
+          : []),
         '',
       ].join('\n'),
     );

@@ -7,17 +7,88 @@ import {
   type WebhookEndpointInput,
 } from '../workflows/webhooks/definitions.js';
 
-/** Wakes (starting if needed) the delivery workflow of each endpoint: it has new work. */
+/**
+ * Wakes (starting if needed) the delivery workflow of each endpoint: it has new work. Resolves once a
+ * wake-up signal sent after this call began has reached Temporal (rejects if that signal failed).
+ *
+ * Wakes of one endpoint are coalesced per client: while a signal to it is in flight, every further wake
+ * joins a single follow-up signal, sent once the first one is answered and at least WAKE_GAP_MS after it
+ * was sent. A round started by that follow-up sees everything committed before those wakes were asked
+ * for, so none is lost, and an endpoint busy with many small transactions (orders at 100 events/s) gets
+ * at most one signal per WAKE_GAP_MS from each process instead of one per event: fewer workflow tasks
+ * (each costs the worker a task and the history four events), a history that grows slower
+ * (bench:webhooks). A wake with none sent in the last WAKE_GAP_MS is sent at once; others wait at most that.
+ */
 export async function wakeEndpoints(client: Client, endpointIds: readonly string[]): Promise<void> {
-  await Promise.all(
-    [...new Set(endpointIds)].map((endpointId) =>
-      client.workflow.signalWithStart(webhookEndpointWorkflowType, {
-        workflowId: webhookEndpointWorkflowId(endpointId),
-        taskQueue,
-        args: [{ endpointId } satisfies WebhookEndpointInput],
-        signal: wakeSignal,
-        signalArgs: [],
-      }),
-    ),
-  );
+  let endpoints = wakes.get(client);
+  if (!endpoints) {
+    endpoints = new Map();
+    wakes.set(client, endpoints);
+  }
+  const perClient = endpoints;
+  await Promise.all([...new Set(endpointIds)].map((endpointId) => wakeOne(client, perClient, endpointId)));
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Least time between the starts of two wake-up signals to one endpoint from one client. */
+export const WAKE_GAP_MS = 50;
+
+/** Per client, the endpoints with a wake-up signal in flight, each with the waiters of the follow-up (if any). */
+const wakes = new WeakMap<Client, Map<string, { next: Deferred | null }>>();
+
+function wakeOne(client: Client, inFlight: Map<string, { next: Deferred | null }>, endpointId: string): Promise<void> {
+  const sending = inFlight.get(endpointId);
+  if (sending) {
+    // The signal in flight may have been handled before the caller's commit: join the one after it.
+    sending.next ??= deferred();
+    return sending.next.promise;
+  }
+  const state: { next: Deferred | null } = { next: null };
+  inFlight.set(endpointId, state);
+  const first = deferred();
+  void (async () => {
+    let current = first;
+    for (;;) {
+      const sentAt = Date.now();
+      try {
+        await signal(client, endpointId);
+        current.resolve();
+      } catch (err) {
+        current.reject(err);
+      }
+      // Wakes asked for until WAKE_GAP_MS after this signal's start join the next one.
+      const gap = sentAt + WAKE_GAP_MS - Date.now();
+      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      if (!state.next) break;
+      current = state.next;
+      state.next = null;
+    }
+    inFlight.delete(endpointId);
+  })();
+  return first.promise;
+}
+
+async function signal(client: Client, endpointId: string): Promise<void> {
+  await client.workflow.signalWithStart(webhookEndpointWorkflowType, {
+    workflowId: webhookEndpointWorkflowId(endpointId),
+    taskQueue,
+    args: [{ endpointId } satisfies WebhookEndpointInput],
+    signal: wakeSignal,
+    signalArgs: [],
+  });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
@@ -25,6 +26,12 @@ import { postEvent, type PostResult } from './http.js';
 
 /** Answers written per transaction. */
 const WRITE_BATCH = 32;
+/** A round takes further batches while it has run less than this… */
+const ROUND_MS = 5_000;
+/** …looking for new deliveries this often once caught up… */
+const POLL_MS = 20;
+/** …until none came for this long. */
+const LINGER_MS = 250;
 
 export interface WebhookSettings {
   /** Seconds before attempt 1, 2, … (its length is the number of attempts). */
@@ -125,15 +132,15 @@ export function createWebhookActivities(deps: Deps) {
   return {
     /** One delivery round for an endpoint: POST every due delivery, record each attempt, move each on. */
     async deliverDue(input: { endpointId: string }): Promise<DeliverDueResult> {
-      const endpoint = await findEndpointById(db, input.endpointId);
+      let endpoint = await findEndpointById(db, input.endpointId);
       if (!endpoint) return { state: 'gone', delivered: 0, failed: 0, more: false, nextDueAt: null };
       if (!endpoint.enabled) return { state: 'disabled', delivered: 0, failed: 0, more: false, nextDueAt: null };
       const box = await deps.secretBox();
-      const due = await dueDeliveries(db, endpoint.id, new Date(), settings.batchSize);
+      const started = Date.now();
+      let due: DueDelivery[] = [];
       let delivered = 0;
       let failed = 0;
       let gone: string | null = null;
-      const secrets = signingSecrets(endpoint, box, new Date());
       // Answers are written in small batches (one transaction each), not one transaction per POST. A worker
       // that dies before a batch is written re-sends those events: at least once, never lost.
       const unwritten: AttemptRecord[] = [];
@@ -141,42 +148,67 @@ export function createWebhookActivities(deps: Deps) {
         await recordAttemptsSafely(db, unwritten.splice(0), logger);
         Context.current().heartbeat({ delivered, failed });
       };
-      await inParallel(due, settings.concurrency, async ({ delivery, event }) => {
-        if (gone) return;
-        const at = new Date();
-        const attempts = delivery.attempts + 1;
-        let sent: PostResult;
-        try {
-          const body = envelopeOf(event);
-          sent = await postEvent(endpoint.url, signedHeaders(secrets, event.id, at, body), body, settings.timeoutMs, send);
-        } catch (err) {
-          // A poison event (one that cannot be serialised or signed) fails alone; the others go on.
-          logger.warn({ delivery_id: delivery.id, event_id: event.id, err: classifyActivityError(err).message }, 'webhook event could not be prepared');
-          sent = { result: { statusCode: null, error: 'the event could not be prepared for delivery' }, refused: true, durationMs: 0, responseBody: null };
+      // A round goes on for up to ROUND_MS: batch after batch while a backlog lasts (no workflow task and
+      // activity dispatch per batch), and, once caught up, it looks for new deliveries every POLL_MS until
+      // none came for LINGER_MS, so events recorded meanwhile leave at once instead of after a wake-up
+      // signal, a workflow task and a new round. The endpoint is read again before each further batch.
+      let lastWork = started;
+      for (let batch = 0; ; batch++) {
+        due = await dueDeliveries(db, endpoint.id, new Date(), settings.batchSize);
+        if (due.length === 0) {
+          const now = Date.now();
+          if (batch === 0 || now - lastWork >= LINGER_MS || now - started >= ROUND_MS) break;
+          await sleep(POLL_MS);
+          continue;
         }
-        // A refused destination (SSRF guard) or an unsendable event is not retried.
-        const outcome: Outcome = sent.refused
-          ? { status: 'failed', disableEndpoint: false, reason: 'error' in sent.result ? sent.result.error : 'refused' }
-          : outcomeOf(sent.result, attempts, settings.retrySchedule, new Date());
-        unwritten.push({
-          deliveryId: delivery.id,
-          attemptedAt: at,
-          statusCode: sent.result.statusCode,
-          durationMs: sent.durationMs,
-          responseBody: sent.responseBody,
-          error: 'error' in sent.result ? sent.result.error : null,
-          attempts,
-          outcome: outcome.status === 'failed' ? { status: 'failed' } : outcome,
+        if (batch > 0) {
+          const again = await findEndpointById(db, endpoint.id);
+          if (!again) return { state: 'gone', delivered, failed, more: false, nextDueAt: null };
+          if (!again.enabled) return { state: 'disabled', delivered, failed, more: false, nextDueAt: null };
+          endpoint = again;
+        }
+        const current = endpoint;
+        const secrets = signingSecrets(current, box, new Date());
+        await inParallel(due, settings.concurrency, async ({ delivery, event }) => {
+          if (gone) return;
+          const at = new Date();
+          const attempts = delivery.attempts + 1;
+          let sent: PostResult;
+          try {
+            const body = envelopeOf(event);
+            sent = await postEvent(current.url, signedHeaders(secrets, event.id, at, body), body, settings.timeoutMs, send);
+          } catch (err) {
+            // A poison event (one that cannot be serialised or signed) fails alone; the others go on.
+            logger.warn({ delivery_id: delivery.id, event_id: event.id, err: classifyActivityError(err).message }, 'webhook event could not be prepared');
+            sent = { result: { statusCode: null, error: 'the event could not be prepared for delivery' }, refused: true, durationMs: 0, responseBody: null };
+          }
+          // A refused destination (SSRF guard) or an unsendable event is not retried.
+          const outcome: Outcome = sent.refused
+            ? { status: 'failed', disableEndpoint: false, reason: 'error' in sent.result ? sent.result.error : 'refused' }
+            : outcomeOf(sent.result, attempts, settings.retrySchedule, new Date());
+          unwritten.push({
+            deliveryId: delivery.id,
+            attemptedAt: at,
+            statusCode: sent.result.statusCode,
+            durationMs: sent.durationMs,
+            responseBody: sent.responseBody,
+            error: 'error' in sent.result ? sent.result.error : null,
+            attempts,
+            outcome: outcome.status === 'failed' ? { status: 'failed' } : outcome,
+          });
+          // Attempt outcomes: delivered; retry (pending, will be tried again); failed (for good); refused (SSRF guard or unsendable).
+          webhookDeliveries.inc({ outcome: sent.refused ? 'refused' : outcome.status === 'pending' ? 'retry' : outcome.status });
+          if (!sent.refused) webhookDeliveryDuration.observe(sent.durationMs / 1000);
+          if (outcome.status === 'delivered') delivered++;
+          else failed++;
+          if (outcome.status === 'failed' && outcome.disableEndpoint) gone = outcome.reason;
+          if (unwritten.length >= WRITE_BATCH) await write();
         });
-        // Attempt outcomes: delivered; retry (pending, will be tried again); failed (for good); refused (SSRF guard or unsendable).
-        webhookDeliveries.inc({ outcome: sent.refused ? 'refused' : outcome.status === 'pending' ? 'retry' : outcome.status });
-        if (!sent.refused) webhookDeliveryDuration.observe(sent.durationMs / 1000);
-        if (outcome.status === 'delivered') delivered++;
-        else failed++;
-        if (outcome.status === 'failed' && outcome.disableEndpoint) gone = outcome.reason;
-        if (unwritten.length >= WRITE_BATCH) await write();
-      });
-      await write();
+        await write();
+        lastWork = Date.now();
+        // A batch with failures ends the round: the failing-since bookkeeping below sees each batch's outcome.
+        if (gone || failed > 0 || lastWork - started >= ROUND_MS) break;
+      }
 
       const now = new Date();
       if (gone) {
@@ -194,7 +226,7 @@ export function createWebhookActivities(deps: Deps) {
           return { state: 'disabled', delivered, failed, more: false, nextDueAt: null };
         }
       }
-      if (due.length) logger.debug({ endpoint_id: endpoint.id, delivered, failed }, 'webhook round');
+      if (delivered + failed > 0) logger.debug({ endpoint_id: endpoint.id, delivered, failed }, 'webhook round');
       const next = await nextDueAt(db, endpoint.id);
       return { state: 'active', delivered, failed, more: due.length === settings.batchSize, nextDueAt: next?.getTime() ?? null };
     },

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { httpRequestDuration } from '../../lib/metrics.js';
 
@@ -13,11 +13,16 @@ export function httpMetrics(): MiddlewareHandler {
     try {
       await next();
     } finally {
-      const pattern = routePath(c, -1);
-      const route = !pattern || pattern.endsWith('*') ? 'unmatched' : pattern;
-      httpRequestDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, (performance.now() - start) / 1000);
+      observeRequest(c, start);
     }
   };
+}
+
+/** Records one answered request started at `start` (performance.now()); the request log calls it (api/app.ts). */
+export function observeRequest(c: Context, start: number): void {
+  const pattern = routePath(c, -1);
+  const route = !pattern || pattern.endsWith('*') ? 'unmatched' : pattern;
+  httpRequestDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, (performance.now() - start) / 1000);
 }
 
 /** Constant-time comparison of a presented secret with the expected one (hashes first: any lengths). */

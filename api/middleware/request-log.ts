@@ -1,37 +1,47 @@
 import { randomUUID } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { withLogContext } from '../../lib/log-context.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AppEnv } from '../env.js';
+import { observeRequest } from './metrics.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * Gives every request an id (echoed in `x-request-id`) and one log line when it completes. The request is
  * served inside a log context (lib/log-context.ts), so every line logged while it runs, by any module and
- * through any logger, carries its `request_id`.
+ * through any logger, carries its `request_id`. The `info` line's fields are built only when `info` is on.
+ * With `metrics`, it also records the request's latency (api/middleware/metrics.ts), sparing a middleware.
  */
-export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+export function requestLog(logger: Logger, options: { metrics?: boolean } = {}): MiddlewareHandler<AppEnv> {
+  const observe = options.metrics ? observeRequest : null;
+  return (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     c.set('requestId', requestId);
     c.set('log', logger);
     // Set before the handler builds its response: setting it afterwards makes Hono copy the response.
     c.header('x-request-id', requestId);
-    await withLogContext({ request_id: requestId }, async () => {
-      const started = performance.now();
-      await next();
-      const status = c.res.status;
-      const fields = {
-        method: c.req.method,
-        path: c.req.path,
-        status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        team_id: c.get('teamId'),
-      };
-      if (status >= 500) logger.error(fields, 'request failed');
-      else logger.info(fields, 'request');
-    });
+    return withLogContext({ request_id: requestId }, () => served(c, next, logger, observe));
   };
+}
+
+async function served(c: Context<AppEnv>, next: Next, logger: Logger, observe: typeof observeRequest | null): Promise<void> {
+  const started = performance.now();
+  try {
+    await next();
+  } finally {
+    observe?.(c, started);
+  }
+  const status = c.res.status;
+  if (status < 500 && !logger.isLevelEnabled('info')) return;
+  const fields = {
+    method: c.req.method,
+    path: c.req.path,
+    status,
+    ms: Math.round((performance.now() - started) * 10) / 10,
+    team_id: c.get('teamId'),
+  };
+  if (status >= 500) logger.error(fields, 'request failed');
+  else logger.info(fields, 'request');
 }

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import type postgres from 'postgres';
 import type { DbOrTx } from '../client.js';
 import { blobErasures, parsingJobs, providerConnections, users, wearableSamples } from '../schema/index.js';
 
@@ -66,25 +67,64 @@ export async function findUser(db: DbOrTx, teamId: string, userId: string): Prom
   return row ?? null;
 }
 
-const userWithConnectionsQueries = new WeakMap<object, ReturnType<typeof buildUserWithConnections>>();
-const buildUserWithConnections = (db: DbOrTx) =>
-  db
-    .select({ user: users, connection: providerConnections })
-    .from(users)
-    .leftJoin(providerConnections, eq(providerConnections.userId, users.id))
-    .where(and(eq(users.teamId, sql.placeholder('teamId')), eq(users.id, sql.placeholder('userId'))))
-    .orderBy(asc(providerConnections.createdAt))
-    .prepare('find_user_with_connections');
+/** What GET /v2/user/{id} shows of a connection. */
+export type ConnectionSummary = Pick<ConnectionRow, 'provider' | 'createdAt'>;
 
-/** A user of the team with its connections (oldest first), in one round trip; null when not the team's. */
+interface UserWithConnectionsRow {
+  id: string;
+  team_id: string;
+  client_user_id: string;
+  created_on: string;
+  fallback_time_zone: string | null;
+  fallback_time_zone_updated_at: string | null;
+  fallback_birth_date: string | null;
+  fallback_birth_date_updated_at: string | null;
+  ingestion_start: string | null;
+  ingestion_end: string | null;
+  deleted_at: string | null;
+  provider: string | null;
+  connected_at: string | null;
+}
+
+/** Timestamps arrive as Postgres text (drizzle turns postgres.js's parsers off); drizzle maps them the same way. */
+const toDate = (v: string | null) => (v === null ? null : new Date(v));
+
+/**
+ * A user of the team with its connections (oldest first), in one round trip; null when not the team's.
+ * The hottest read of the API (GET /v2/user/{id}, bench:api): one statement prepared by postgres.js and
+ * mapped by hand, without drizzle's query and result layers. `pg` is the client under drizzle (DbHandle.sql):
+ * drizzle turned its date parsers off, so timestamps and dates come as text.
+ */
 export async function findUserWithConnections(
-  db: DbOrTx,
+  pg: postgres.Sql,
   teamId: string,
   userId: string,
-): Promise<{ user: UserRow; connections: ConnectionRow[] } | null> {
-  const rows = await preparedFor(userWithConnectionsQueries, db, () => buildUserWithConnections(db)).execute({ teamId, userId });
-  if (rows.length === 0) return null;
-  return { user: rows[0]!.user, connections: rows.flatMap((r) => (r.connection ? [r.connection] : [])) };
+): Promise<{ user: UserRow; connections: ConnectionSummary[] } | null> {
+  const rows = await pg<UserWithConnectionsRow[]>`
+    select u.id, u.team_id, u.client_user_id, u.created_on, u.fallback_time_zone, u.fallback_time_zone_updated_at,
+      u.fallback_birth_date, u.fallback_birth_date_updated_at, u.ingestion_start, u.ingestion_end, u.deleted_at,
+      c.provider, c.created_at as connected_at
+    from users u left join provider_connections c on c.user_id = u.id
+    where u.team_id = ${teamId} and u.id = ${userId}
+    order by c.created_at`;
+  const first = rows[0];
+  if (!first) return null;
+  const user: UserRow = {
+    id: first.id,
+    teamId: first.team_id,
+    clientUserId: first.client_user_id,
+    createdOn: new Date(first.created_on),
+    fallbackTimeZone: first.fallback_time_zone,
+    fallbackTimeZoneUpdatedAt: toDate(first.fallback_time_zone_updated_at),
+    fallbackBirthDate: first.fallback_birth_date,
+    fallbackBirthDateUpdatedAt: toDate(first.fallback_birth_date_updated_at),
+    ingestionStart: first.ingestion_start,
+    ingestionEnd: first.ingestion_end,
+    deletedAt: toDate(first.deleted_at),
+  };
+  const connections: ConnectionSummary[] = [];
+  for (const r of rows) if (r.provider !== null) connections.push({ provider: r.provider, createdAt: new Date(r.connected_at!) });
+  return { user, connections };
 }
 
 export async function findUserByClientUserId(db: DbOrTx, teamId: string, clientUserId: string): Promise<UserRow | null> {

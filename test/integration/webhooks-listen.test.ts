@@ -60,7 +60,13 @@ describe('npm run webhooks:listen', () => {
     expect(l.out.stdout).not.toContain('refused');
     expect(l.out.stdout).not.toContain('\u001b['); // not a terminal: no colours
 
-    // the service saw 204 and counts each as delivered, at the first attempt
+    // the service saw 204 and counts each as delivered, at the first attempt (the listener prints an event
+    // before the service has written its answer: wait for the writes)
+    const recorded = async (id: string) => {
+      const res = await http(stack, 'GET', `/v2/webhooks/events/${id}`, { apiKey: l.apiKey });
+      return (res.json.deliveries as { status: string }[])[0]?.status !== 'pending';
+    };
+    await eventually(async () => (await Promise.all(ids.map(recorded))).every(Boolean), 10_000);
     for (const id of ids) {
       const res = await http(stack, 'GET', `/v2/webhooks/events/${id}`, { apiKey: l.apiKey });
       const [delivery] = res.json.deliveries as { status: string; attempt_log: { status_code: number }[] }[];

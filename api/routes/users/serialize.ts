@@ -1,11 +1,11 @@
-import type { ConnectionRow, UserRow } from '../../../db/queries/users.js';
+import type { ConnectionSummary, UserRow } from '../../../db/queries/users.js';
 import { providerDisplay } from '../../../domain/providers.js';
 import type { ClientFacingUser } from './schemas.js';
 
 /** The fallbacks were set through the API, so their source is `manual` (as the reference service does). */
 const MANUAL_SOURCE = 'manual';
 
-export function toClientFacingUser(user: UserRow, connections: ConnectionRow[] = []): ClientFacingUser {
+export function toClientFacingUser(user: UserRow, connections: ConnectionSummary[] = []): ClientFacingUser {
   return {
     user_id: user.id,
     team_id: user.teamId,
