@@ -49,7 +49,7 @@ describe('tokenBucketLimiter', () => {
 
 describe('rateLimits middleware', () => {
   function app(clock: ReturnType<typeof manualClock>) {
-    const limits = rateLimits({ RATE_LIMIT_TEAM_PER_SECOND: 1, RATE_LIMIT_TEAM_BURST: 2, RATE_LIMIT_IP_PER_SECOND: 1, RATE_LIMIT_IP_BURST: 1 }, clock.now);
+    const limits = rateLimits({ RATE_LIMIT_TEAM_PER_SECOND: 1, RATE_LIMIT_TEAM_BURST: 2, RATE_LIMIT_IP_PER_SECOND: 1, RATE_LIMIT_IP_BURST: 1 }, { now: clock.now });
     const a = new Hono<AppEnv>();
     a.use(limits.byAddress);
     a.get('/health', (c) => c.text('ok'));
