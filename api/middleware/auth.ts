@@ -34,18 +34,23 @@ type Entry = { teamId: string; expiresAt: number };
 /**
  * Verified keys by hash, each trusted for the TTL. With `follow`, revocations announced on KEY_REVOKED_CHANNEL
  * drop entries at once; every (re)subscription clears the whole cache (what was announced while the listener
- * was down is lost), and a heartbeat (a ping on the channel through the pool) finds a listener that went deaf
- * and subscribes again. The TTL stays the bound whatever happens to the listener.
+ * was down is lost). A heartbeat (a ping on the channel through the pool) finds a listener that went deaf
+ * (postgres.js subscribes again by itself after a close it sees, but not on a connection that silently stopped
+ * delivering): then the cache is cleared and not used until the channel is heard again, and it subscribes anew.
+ * The TTL stays the bound whatever happens to the listener.
  */
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
   /** Bumped by every drop: a lookup that raced with a revocation does not cache its (stale) answer. */
   private generation = 0;
   private stopHeartbeat: (() => void) | null = null;
+  /** Following the channel but not hearing it (before the first subscription, or deaf): the cache is not used. */
+  private deaf = false;
 
   constructor(private readonly ttlMs: number) {}
 
   get(hash: string, now: number): Entry | undefined {
+    if (this.deaf) return undefined;
     const e = this.entries.get(hash);
     return e && e.expiresAt > now ? e : undefined;
   }
@@ -56,7 +61,7 @@ export class KeyCache {
 
   /** Caches a lookup begun at generation `mark`, unless something was dropped since. */
   set(hash: string, teamId: string, now: number, mark: number): void {
-    if (mark !== this.generation) return;
+    if (mark !== this.generation || this.deaf) return;
     if (this.entries.size >= 10_000) this.entries.clear();
     this.entries.set(hash, { teamId, expiresAt: now + this.ttlMs });
   }
@@ -73,9 +78,16 @@ export class KeyCache {
 
   /** LISTENs on `sql` for revoked keys until the client is ended. */
   follow(sql: postgres.Sql, heartbeatMs = 5_000): void {
+    this.deaf = true;
     let heardAt = Date.now();
+    const heard = () => {
+      heardAt = Date.now();
+      this.deaf = false;
+    };
     let handle: { unlisten(): Promise<void> } | null = null;
     let subscribing = false;
+    // After a deaf spell both this and postgres.js's own re-subscription may register: notices are then handled
+    // twice, which is harmless (dropping and hearing are idempotent).
     const subscribe = () => {
       if (subscribing) return;
       subscribing = true;
@@ -85,11 +97,11 @@ export class KeyCache {
         .then(() =>
           sql.listen(
             KEY_REVOKED_CHANNEL,
-            (payload) => (payload === PING ? (heardAt = Date.now()) : this.drop(payload)),
+            (payload) => (payload === PING ? heard() : this.drop(payload)),
             // Also called when postgres.js subscribes again by itself after its connection dropped.
             () => {
-              heardAt = Date.now();
               this.clear();
+              heard();
             },
           ),
         )
@@ -100,7 +112,8 @@ export class KeyCache {
     subscribe();
     const timer = setInterval(() => {
       if (Date.now() - heardAt > 2.5 * heartbeatMs) {
-        this.clear(); // deaf: whatever it missed must not be trusted
+        this.deaf = true; // whatever it missed must not be trusted, nor what it would miss now
+        this.clear();
         heardAt = Date.now();
         subscribe();
       }

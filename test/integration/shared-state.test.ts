@@ -1,8 +1,9 @@
+import { createConnection, createServer, type Socket } from 'node:net';
 import { Hono } from 'hono';
 import postgres from 'postgres';
 import { eq, sql as dsql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { teamAuth } from '../../api/middleware/auth.js';
+import { KEY_REVOKED_CHANNEL, KeyCache, teamAuth } from '../../api/middleware/auth.js';
 import { postgresRateLimiter } from '../../api/middleware/rate-limit.js';
 import type { AppEnv } from '../../api/env.js';
 import { onError } from '../../api/errors.js';
@@ -220,3 +221,117 @@ describe('teamAuth key cache and its revocation listener', () => {
     expect(production.status).toBe(401);
   });
 });
+
+describe('KeyCache when its connections are cut and cannot come back at once', () => {
+  // A database of its own: connections to it are refused for a moment, which other tests must not feel.
+  const name = `labflow_keycache_${process.pid}_${Date.now()}`;
+  let admin: postgres.Sql;
+  let url: string;
+  beforeAll(async () => {
+    admin = postgres(inject('databaseUrl'), { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    const u = new URL(inject('databaseUrl'));
+    u.pathname = `/${name}`;
+    url = u.toString();
+  });
+  afterAll(async () => {
+    await admin?.unsafe(`drop database if exists ${name} with (force)`);
+    await admin?.end();
+  });
+  const listeners = async () =>
+    (await admin<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = ${name} and query ilike 'listen%'`)[0]!.n;
+
+  /** Cuts the listener (and the pool's connection) while no connection can be made for a moment. */
+  async function cutWhileRefusing() {
+    await admin.unsafe(`alter database ${name} allow_connections false`);
+    await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name}`;
+    await sleep(800);
+    await admin.unsafe(`alter database ${name} allow_connections true`);
+  }
+
+  it('listens again once it can, having cleared the cache, and hears revocations again', async () => {
+    const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 2 });
+    const cache = new KeyCache(300_000);
+    try {
+      cache.follow(sql, 200);
+      expect(await until(async () => (await listeners()) === 1, 3000)).toBe(true);
+      cache.set('a'.repeat(64), 'team-a', Date.now(), cache.mark);
+      await cutWhileRefusing();
+      expect(await until(async () => (await listeners()) === 1, 5000)).toBe(true);
+      expect(cache.get('a'.repeat(64), Date.now())).toBeUndefined(); // what it may have missed is forgotten
+      // And it hears again.
+      const hash = 'b'.repeat(64);
+      cache.set(hash, 'team-b', Date.now(), cache.mark);
+      const notify = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await notify`select pg_notify(${KEY_REVOKED_CHANNEL}, ${hash})`;
+      } finally {
+        await notify.end();
+      }
+      expect(await until(async () => cache.get(hash, Date.now()) === undefined, 2000)).toBe(true);
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  });
+
+  it('a listener that silently stops hearing (connection open, nothing delivered): the cache is not used until it hears again', async () => {
+    const proxy = await freezableProxy(new URL(inject('databaseUrl')));
+    const sql = postgres(proxy.url(name), { max: 1, onnotice: () => {} });
+    const cache = new KeyCache(300_000);
+    const hash = 'c'.repeat(64);
+    try {
+      cache.follow(sql, 200);
+      expect(await until(async () => (await listeners()) === 1, 3000)).toBe(true);
+      await sleep(300); // a ping heard
+      cache.set(hash, 'team-c', Date.now(), cache.mark);
+      expect(cache.get(hash, Date.now())?.teamId).toBe('team-c');
+      proxy.freeze();
+      // No ping comes back: within 2.5 heartbeats it stops trusting (and filling) its cache.
+      expect(await until(async () => cache.get(hash, Date.now()) === undefined, 2000)).toBe(true);
+      cache.set(hash, 'team-c', Date.now(), cache.mark);
+      expect(cache.get(hash, Date.now())).toBeUndefined();
+      // The dead connections end; it listens again and its cache works (and hears revocations) again.
+      proxy.kill();
+      expect(await until(async () => {
+        cache.set(hash, 'team-c', Date.now(), cache.mark);
+        return cache.get(hash, Date.now()) !== undefined;
+      }, 5000)).toBe(true);
+      const notify = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await notify`select pg_notify(${KEY_REVOKED_CHANNEL}, ${hash})`;
+      } finally {
+        await notify.end();
+      }
+      expect(await until(async () => cache.get(hash, Date.now()) === undefined, 2000)).toBe(true);
+    } finally {
+      await sql.end({ timeout: 1 });
+      await proxy.close();
+    }
+  });
+});
+
+/** A TCP proxy to Postgres whose open connections can be frozen: still open, nothing delivered (a silent network fault). */
+async function freezableProxy(target: URL) {
+  const pairs: { client: Socket; upstream: Socket; frozen: boolean }[] = [];
+  const server = createServer((client) => {
+    const pair = { client, upstream: createConnection({ host: target.hostname, port: Number(target.port || 5432) }), frozen: false };
+    pairs.push(pair);
+    client.on('data', (d) => pair.frozen || pair.upstream.write(d));
+    pair.upstream.on('data', (d) => pair.frozen || client.write(d));
+    const close = () => {
+      client.destroy();
+      pair.upstream.destroy();
+    };
+    for (const sock of [client, pair.upstream]) sock.on('close', close).on('error', close);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: (database: string) => `postgres://${target.username}@127.0.0.1:${port}/${database}`,
+    /** The connections open now stop delivering anything, both ways; new ones work. */
+    freeze: () => pairs.forEach((p) => (p.frozen = true)),
+    /** The frozen connections finally die (as TCP keepalive would end them). */
+    kill: () => pairs.filter((p) => p.frozen).forEach((p) => p.client.destroy()),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
