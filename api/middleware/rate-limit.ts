@@ -82,6 +82,7 @@ export function postgresRateLimiter({ sql, perSecond, burst, onError: report = (
   };
   const T = 1000 / perSecond;
   const L = burst * T;
+  const EPSILON_MS = 0.001; // float sums of T must not refuse the burst's last request by a rounding error
   let cleanup: NodeJS.Timeout | null = null;
   const startCleanup = () => {
     cleanup = setInterval(() => {
@@ -105,7 +106,7 @@ export function postgresRateLimiter({ sql, perSecond, burst, onError: report = (
             insert into rate_limit_buckets as b (key, tat)
             select ${key}, clock.now + ${T}::float8 from clock
             on conflict (key) do update set tat = greatest(b.tat, excluded.tat - ${T}::float8) + ${T}::float8
-              where greatest(b.tat, excluded.tat - ${T}::float8) + ${T}::float8 - (excluded.tat - ${T}::float8) <= ${L}::float8
+              where greatest(b.tat, excluded.tat - ${T}::float8) + ${T}::float8 - (excluded.tat - ${T}::float8) <= ${L + EPSILON_MS}::float8
             returning b.tat
           )
           select (select tat from up) as allowed, (select now from clock) as now, (select tat from prev) as prev`;

@@ -106,6 +106,14 @@ describe('postgresRateLimiter', () => {
     expect(await limiter.take(k)).toEqual({ ok: true });
   });
 
+  it('lets exactly the burst through when 1/rate is not a round number of milliseconds', async () => {
+    const limiter = postgresRateLimiter({ sql: db.sql, perSecond: 0.3, burst: 7 }); // T = 3333.33… ms
+    const k = key();
+    const passed = [];
+    for (let i = 0; i < 9; i++) passed.push((await limiter.take(k)).ok);
+    expect(passed).toEqual([true, true, true, true, true, true, true, false, false]);
+  });
+
   it('deletes buckets that are full again, so the table does not grow', async () => {
     const limiter = postgresRateLimiter({ sql: db.sql, perSecond: 100, burst: 1, cleanupEveryMs: 100 });
     const k = key();
