@@ -98,7 +98,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
 
   app.use(refuseBadFormFields(MAX_FREE_TEXT)); // HTML form bodies (the dashboard): control characters, dates, lengths
   // Rate limits (README "Rate limits"): per address here, per team after auth below; unset values turn one off.
-  const limits = rateLimits(config);
+  const limits = rateLimits(config, { sql: db.sql, onError: (err) => logger.warn({ err }, 'rate limit store failed: request let through') });
   app.use(limits.byAddress);
   // The operations dashboard: operator sessions of its own (api/dashboard), no team keys.
   const blobStore = blobs ?? blobStoreFor(config.DATA_DIR ?? '.data');
@@ -147,6 +147,7 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
     environment: config.SERVICE_ENVIRONMENT,
     region: config.SERVICE_REGION,
     cacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
+    listen: db.sql, // revoked keys leave the cache of every API process at once
   });
   app.use('/v2/*', auth);
   app.use('/v3/*', auth);

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 /**
  * Content-addressed storage of files (uploaded lab reports, extracted pages): a blob is named by the
  * SHA-256 of its bytes, so storing the same bytes twice is a no-op and a name always means the same
- * content. Workflows carry only the hash, never the bytes. A later S3 store implements the same interface.
+ * content. Workflows carry only the hash, never the bytes. Only FileBlobStore exists; an object store
+ * (S3-compatible) would implement the same interface, but none is written (there was no S3 server to test one).
  *
  * Deleting: one blob may belong to several jobs (the same bytes uploaded twice), and an upload stores its
  * blob before anything in the database names it. So every `put` marks the blob as touched now, even when
@@ -41,6 +42,12 @@ const HASH = /^[0-9a-f]{64}$/;
  * Blobs as files under `<root>/<sha256[0:2]>/<sha256>`. Writes go to a temp file in `<root>/tmp`, are
  * flushed to disk, then renamed into place: a reader sees a whole blob or none, and a crash mid-write
  * leaves only a temp file behind.
+ *
+ * Several processes (every API and worker, on one or more machines) share one store by mounting the same
+ * `root`: a local directory, a Docker volume, or NFS/EFS across machines. What it relies on there: `rename`
+ * atomic within `root` (tmp/ is inside it, so never across filesystems), `fsync` before the rename, and mtimes
+ * set by `utimes` read back by `stat` (deleteUntouchedSince; servers' clocks in sync). Every read checks the
+ * SHA-256, so a copy that is torn or stale (an NFS cache) is an error, never wrong content.
  */
 export class FileBlobStore implements BlobStore {
   readonly root: string;

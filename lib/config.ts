@@ -63,6 +63,8 @@ export const configSchema = z.object({
   /** Requests per second per client address on routes without an API key (signed document links); 0 = off. */
   RATE_LIMIT_IP_PER_SECOND: z.coerce.number().min(0).max(100_000).default(20),
   RATE_LIMIT_IP_BURST: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  /** Where the budgets live: `memory` (each API process its own) or `postgres` (one budget shared by every API process). */
+  RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
   /**
    * Start the `ingestionWorkflow` child when a connection becomes active (backfill, then periodic pulls),
    * on its own task queue (`labflow-ingestion`). `false` links connections without pulling their data.

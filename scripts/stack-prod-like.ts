@@ -244,7 +244,11 @@ export async function startProdLikeStack(opts: ProdLikeOptions): Promise<ProdLik
       DATABASE_POOL_SIZE: '8',
       SERVICE_ENVIRONMENT: 'sandbox',
       LOG_LEVEL: 'info',
+      // One directory for every API and worker process: uploaded lab reports (blobs/) written by an API are
+      // parsed by a worker and served by any API (README "State shared between processes").
       DATA_DIR: join(dataDir, 'service'),
+      // One rate-limit budget per team across the APIs, not one per process.
+      RATE_LIMIT_STORE: 'postgres',
       ...secrets,
       ...opts.serviceEnv,
     };

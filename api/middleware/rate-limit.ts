@@ -1,12 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import type postgres from 'postgres';
 import type { AppEnv } from '../env.js';
 
 /** One request's verdict: go on, or wait `retryAfterMs` before the next one can pass. */
 export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
 
 /**
- * Where request budgets are kept. In memory today (one API process); a store shared by several API
- * processes (Postgres or Redis) implements the same method, hence the possible Promise.
+ * Where request budgets are kept: in this process's memory (tokenBucketLimiter), or in Postgres, shared by
+ * every API process (postgresRateLimiter); RATE_LIMIT_STORE picks one.
  */
 export interface RateLimiter {
   take(key: string): RateDecision | Promise<RateDecision>;
@@ -47,6 +48,80 @@ export function tokenBucketLimiter({ perSecond, burst, now = Date.now, maxKeys =
   };
 }
 
+export interface PostgresLimiterOptions {
+  sql: postgres.Sql;
+  perSecond: number;
+  burst: number;
+  /** Called when Postgres fails (at most every 10 s): the request goes through (fail open). */
+  onError?: (err: unknown) => void;
+  /** How often buckets in the past (full again) are deleted; default a minute. */
+  cleanupEveryMs?: number;
+}
+
+/**
+ * The same budget as tokenBucketLimiter, kept in Postgres (table rate_limit_buckets, UNLOGGED) and so shared by
+ * every API process: GCRA, one row per key holding its theoretical arrival time `tat` (epoch ms). Each request is
+ * one upsert: with T = 1/perSecond, it passes when max(tat, now) + T − now ≤ burst × T, moving tat there; a refused
+ * one leaves the row alone. Time is the database's clock, the one all processes share.
+ *
+ * Fails open: if Postgres errors, the request goes through (and `onError` hears of it). The limit protects the
+ * service from a client sending too much, and a request let through costs what any request costs; failing closed
+ * would turn a database hiccup into a 429 for every client, with nothing gained, since the request's own queries
+ * need the same database.
+ *
+ * A row whose tat is past means a full bucket, exactly as no row does: each limiter deletes such rows every
+ * `cleanupEveryMs` (timer started by the first request, unref'd), so the table holds only keys active in the
+ * last burst × T + a minute.
+ */
+export function postgresRateLimiter({ sql, perSecond, burst, onError: report = () => {}, cleanupEveryMs = 60_000 }: PostgresLimiterOptions): RateLimiter {
+  let reportedAt = 0;
+  const onError = (err: unknown) => {
+    if (Date.now() - reportedAt < 10_000) return; // an outage fails every request: say so once in a while
+    reportedAt = Date.now();
+    report(err);
+  };
+  const T = 1000 / perSecond;
+  const L = burst * T;
+  const EPSILON_MS = 0.001; // float sums of T must not refuse the burst's last request by a rounding error
+  let cleanup: NodeJS.Timeout | null = null;
+  const startCleanup = () => {
+    cleanup = setInterval(() => {
+      sql`delete from rate_limit_buckets where tat < extract(epoch from clock_timestamp()) * 1000`.catch((err: unknown) => {
+        if ((err as { code?: string }).code === 'CONNECTION_ENDED' && cleanup) clearInterval(cleanup); // the pool was closed
+        else onError(err);
+      });
+    }, cleanupEveryMs);
+    cleanup.unref();
+  };
+  return {
+    async take(key) {
+      if (!cleanup) startCleanup();
+      try {
+        // `excluded.tat - T` is the statement's now; `prev` (the row before, from the statement's snapshot) only
+        // serves the retry-after of a refusal.
+        const [row] = await sql<{ allowed: number | null; now: number; prev: number | null }[]>`
+          with clock as (select (extract(epoch from clock_timestamp()) * 1000)::float8 as now),
+          prev as (select tat from rate_limit_buckets where key = ${key}),
+          up as (
+            insert into rate_limit_buckets as b (key, tat)
+            select ${key}, clock.now + ${T}::float8 from clock
+            on conflict (key) do update set tat = greatest(b.tat, excluded.tat - ${T}::float8) + ${T}::float8
+              where greatest(b.tat, excluded.tat - ${T}::float8) + ${T}::float8 - (excluded.tat - ${T}::float8) <= ${L + EPSILON_MS}::float8
+            returning b.tat
+          )
+          select (select tat from up) as allowed, (select now from clock) as now, (select tat from prev) as prev`;
+        if (!row || row.allowed !== null) return { ok: true };
+        // Refused: the stored tat is at most now + L (every write kept it so), so the wait is in (0, T].
+        const wait = row.prev === null ? T : row.prev + T - L - row.now;
+        return { ok: false, retryAfterMs: Math.min(T, Math.max(1, Math.ceil(wait))) };
+      } catch (err) {
+        onError(err);
+        return { ok: true };
+      }
+    },
+  };
+}
+
 /** The caller's address as the socket saw it (@hono/node-server); behind a proxy, the proxy's. */
 export function socketAddress(c: Context): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
@@ -72,6 +147,8 @@ export function rateLimit(limiter: RateLimiter, key: (c: Context<AppEnv>) => str
 }
 
 export interface RateLimitSettings {
+  /** `memory` (default): budgets per process; `postgres`: one budget shared by every API process. */
+  RATE_LIMIT_STORE?: 'memory' | 'postgres' | undefined;
   RATE_LIMIT_TEAM_PER_SECOND?: number | undefined;
   RATE_LIMIT_TEAM_BURST?: number | undefined;
   RATE_LIMIT_IP_PER_SECOND?: number | undefined;
@@ -81,13 +158,28 @@ export interface RateLimitSettings {
 /** Paths whose callers are limited by their team key (after auth), or not at all (/health, partners' own keys). */
 const NOT_BY_IP = /^\/(health|partner|v2|v3|lab_report|aggregate)(\/|$)/;
 
+export interface RateLimitDeps {
+  /** The memory store's clock (tests). */
+  now?: () => number;
+  /** The pool the postgres store queries (required when RATE_LIMIT_STORE=postgres). */
+  sql?: postgres.Sql;
+  /** Told when the postgres store fails (it lets the request through). */
+  onError?: (err: unknown) => void;
+}
+
 /**
  * The two limits of the API (README "Rate limits"): per team on the team-key routes, per client address
- * on the routes without a key (signed document links, unknown paths). A rate of 0 (or unset) turns one off.
+ * on the routes without a key (signed document links, unknown paths). A rate of 0 (or unset) turns one off:
+ * then the request meets no limiter at all, whatever the store.
  */
-export function rateLimits(settings: RateLimitSettings, now?: () => number) {
-  const limiter = (perSecond?: number, burst?: number) =>
-    perSecond ? tokenBucketLimiter({ perSecond, burst: burst ?? perSecond, ...(now ? { now } : {}) }) : null;
+export function rateLimits(settings: RateLimitSettings, { now, sql, onError }: RateLimitDeps = {}) {
+  const store = settings.RATE_LIMIT_STORE ?? 'memory';
+  if (store === 'postgres' && !sql) throw new Error('RATE_LIMIT_STORE=postgres needs the database pool (rateLimits(settings, { sql }))');
+  const limiter = (perSecond?: number, burst?: number): RateLimiter | null => {
+    if (!perSecond) return null;
+    const b = burst ?? perSecond;
+    return store === 'postgres' ? postgresRateLimiter({ sql: sql!, perSecond, burst: b, ...(onError ? { onError } : {}) }) : tokenBucketLimiter({ perSecond, burst: b, ...(now ? { now } : {}) });
+  };
   const team = limiter(settings.RATE_LIMIT_TEAM_PER_SECOND, settings.RATE_LIMIT_TEAM_BURST);
   const ip = limiter(settings.RATE_LIMIT_IP_PER_SECOND, settings.RATE_LIMIT_IP_BURST);
   const pass: MiddlewareHandler<AppEnv> = (_c, next) => next();

@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const teams = pgTable('teams', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -27,3 +27,14 @@ export const apiKeys = pgTable(
   },
   (t) => [index('api_keys_team_idx').on(t.teamId)],
 );
+
+/**
+ * Shared request budgets of the Postgres rate limiter (api/middleware/rate-limit.ts, RATE_LIMIT_STORE=postgres):
+ * one row per bucket key (`team:<id>`, `ip:<address>`) holding its GCRA theoretical arrival time in epoch
+ * milliseconds. A row whose `tat` is past means a full bucket, the same as no row, so rows in the past are
+ * deleted freely. UNLOGGED (migration 0015): budgets need no crash safety and skip the WAL.
+ */
+export const rateLimitBuckets = pgTable('rate_limit_buckets', {
+  key: text('key').primaryKey(),
+  tat: doublePrecision('tat').notNull(),
+});

@@ -10,12 +10,15 @@ import { parse } from 'yaml';
 import { BenchReceiver } from '../../bench/webhooks-receiver.js';
 import { freePort } from '../../bench/support.js';
 import { createDb, type DbHandle } from '../../db/client.js';
-import { createTeam } from '../../db/queries/teams.js';
+import { createTeam, rotateTeamKey } from '../../db/queries/teams.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes.js';
 import { portIsFree } from '../../lib/startup.js';
 import { findTemporalServer, serverEnv, serverPorts, TEMPORAL_SERVER_VERSION } from '../../lib/temporal-server.js';
 import { DEFAULT_WORKERS, parseWorkers, stackPorts, startProdLikeStack, type ProdLikeStack } from '../../scripts/stack-prod-like.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
+import { DashboardClient, newOperator } from '../browser/dashboard-client.js';
+import type { TestStack } from '../support/harness.js';
+import { samplePdf } from '../fixtures/lab-reports/report.js';
 
 /**
  * The production-like stack (scripts/stack-prod-like.ts): the real Temporal server v1.31.2 on Postgres, its schema
@@ -58,6 +61,17 @@ describe('docker-compose.yml runs what npm run stack:prod-like runs', () => {
     expect(s['temporal-setup']!.entrypoint!.join(' ')).toContain('sh /create-namespace.sh && sh /register-search-attributes.sh');
   });
 
+  it('every API and worker shares one blob volume and the Postgres rate-limit store', () => {
+    const env = s.api!.environment!;
+    expect(env.RATE_LIMIT_STORE).toBe('postgres');
+    const apps = Object.values(s).filter((svc) => svc.command?.[1] === 'worker.ts' || svc === s.api);
+    expect(apps.length).toBeGreaterThanOrEqual(3);
+    for (const svc of apps) {
+      expect(svc.environment!.DATA_DIR).toBe('/data');
+      expect(svc.volumes).toContain('blobs:/data');
+    }
+  });
+
   it('2 API processes and 3 workers polling the same queues', () => {
     expect(s.api!.deploy!.replicas).toBe(2);
     const workers = Object.values(s)
@@ -95,7 +109,8 @@ describe.skipIf(goMissing !== null && !findTemporalServer())('the prod-like stac
       fresh: true,
       apis: 2,
       workers: parseWorkers(DEFAULT_WORKERS),
-      serviceEnv: { LOG_LEVEL: 'warn' },
+      // A key cache far longer than any wait below: only the revocation notice can make an API refuse a key soon.
+      serviceEnv: { LOG_LEVEL: 'warn', API_KEY_CACHE_TTL_SECONDS: '300' },
       log: (m) => process.stderr.write(`[prod-like] ${m}\n`),
     });
     db = createDb(stack.databaseUrl, { max: 2 });
@@ -184,4 +199,76 @@ describe.skipIf(goMissing !== null && !findTemporalServer())('the prod-like stac
       await receiver.stop();
     }
   }, 180_000);
+
+  it('shares state between the processes: a report uploaded through one API is parsed by a worker and served by the other; a rotated key fails on both', async () => {
+    const team = await createTeam(db.db, { name: 'prod-like shared', environment: 'sandbox', region: 'us' });
+    const [api1, api2] = stack.apiUrls as [string, string];
+    const headers = { 'x-service-api-key': team.apiKey };
+    const user = await fetch(`${api1}/v2/user`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ client_user_id: 'prod-like-blob' }) });
+    const userId = ((await user.json()) as { user_id: string }).user_id;
+    const pdf = await samplePdf();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'report.pdf');
+    form.append('user_id', userId);
+    const created = await fetch(`${api1}/lab_report/v1/parser/job`, { method: 'POST', headers, body: form });
+    expect(created.status).toBe(200);
+    const jobId = ((await created.json()) as { id: string }).id;
+
+    // Parsed by the parsing worker (another process, reading the blob api-1 wrote), read through api-2.
+    let job: { status: string; data?: { results?: unknown[] } } = { status: '' };
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline && job.status !== 'completed' && job.status !== 'failed') {
+      job = (await (await fetch(`${api2}/lab_report/v1/parser/job/${jobId}`, { headers })).json()) as typeof job;
+      if (job.status !== 'completed') await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(job.status).toBe('completed');
+    expect(job.data?.results?.length).toBeGreaterThan(0);
+
+    // The operator logs in through api-1 (sessions live in Postgres) and downloads the upload through api-2.
+    const at = (url: string) => ({ url, db }) as unknown as TestStack; // the dashboard client needs only these two
+    const op = await newOperator(at(api1));
+    const dash = await DashboardClient.login(at(api1), op.email, op.password);
+    const file = await fetch(`${api2}/dashboard/parsing/${jobId}/file/0`, { headers: { cookie: dash.cookie } });
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(pdf)).toBe(true);
+
+    // Both APIs cached the key (for 300 s); rotated, it fails on both at once.
+    for (const url of [api1, api2]) expect((await fetch(`${url}/v2/user`, { headers })).status).toBe(200);
+    const rotated = await rotateTeamKey(db.db, team.teamId);
+    const refusedBy = async () => Promise.all([api1, api2].map(async (url) => (await fetch(`${url}/v2/user`, { headers })).status));
+    const until = Date.now() + 3000;
+    let statuses = await refusedBy();
+    while (statuses.some((x) => x !== 401) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      statuses = await refusedBy();
+    }
+    expect(statuses).toEqual([401, 401]);
+    expect((await fetch(`${api2}/v2/user`, { headers: { 'x-service-api-key': rotated!.apiKey } })).status).toBe(200);
+  }, 180_000);
+
+  it('after a Postgres restart the APIs listen again: a key rotated then fails on both without waiting for the cache TTL', async () => {
+    const team = await createTeam(db.db, { name: 'prod-like restart', environment: 'sandbox', region: 'us' });
+    const headers = { 'x-service-api-key': team.apiKey };
+    const statuses = () => Promise.all(stack.apiUrls.map(async (url) => (await fetch(`${url}/v2/user`, { headers })).status));
+    expect(await statuses()).toEqual([200, 200]); // cached in both
+    await stack.stopPostgres();
+    await stack.startPostgres();
+    for (const url of stack.apiUrls) {
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && !(await fetch(`${url}/health`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(await statuses()).toEqual([200, 200]);
+    // The test's own pool may hold connections the restart cut: the first query can fail.
+    let rotated = null;
+    for (let i = 0; i < 5 && !rotated; i++) rotated = await rotateTeamKey(db.db, team.teamId).catch(() => null);
+    expect(rotated).not.toBeNull();
+    // The heartbeat (5 s) finds a deaf listener within 12.5 s and subscribes again, clearing the cache.
+    const deadline = Date.now() + 20_000;
+    let now = await statuses();
+    while (now.some((x) => x !== 401) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      now = await statuses();
+    }
+    expect(now).toEqual([401, 401]);
+  }, 120_000);
 });

@@ -49,7 +49,7 @@ describe('tokenBucketLimiter', () => {
 
 describe('rateLimits middleware', () => {
   function app(clock: ReturnType<typeof manualClock>) {
-    const limits = rateLimits({ RATE_LIMIT_TEAM_PER_SECOND: 1, RATE_LIMIT_TEAM_BURST: 2, RATE_LIMIT_IP_PER_SECOND: 1, RATE_LIMIT_IP_BURST: 1 }, clock.now);
+    const limits = rateLimits({ RATE_LIMIT_TEAM_PER_SECOND: 1, RATE_LIMIT_TEAM_BURST: 2, RATE_LIMIT_IP_PER_SECOND: 1, RATE_LIMIT_IP_BURST: 1 }, { now: clock.now });
     const a = new Hono<AppEnv>();
     a.use(limits.byAddress);
     a.get('/health', (c) => c.text('ok'));
@@ -100,5 +100,13 @@ describe('rateLimits middleware', () => {
     expect(config.RATE_LIMIT_IP_PER_SECOND).toBe(20);
     expect(() => loadConfig({ RATE_LIMIT_TEAM_BURST: '0' })).toThrow(/RATE_LIMIT_TEAM_BURST/);
     expect(() => loadConfig({ RATE_LIMIT_IP_PER_SECOND: '-1' })).toThrow(/RATE_LIMIT_IP_PER_SECOND/);
+    expect(config.RATE_LIMIT_STORE).toBe('memory');
+    expect(loadConfig({ RATE_LIMIT_STORE: 'postgres' }).RATE_LIMIT_STORE).toBe('postgres');
+    expect(() => loadConfig({ RATE_LIMIT_STORE: 'redis' })).toThrow(/RATE_LIMIT_STORE: Invalid option: expected one of "memory"\|"postgres"/);
+  });
+
+  it('the postgres store needs the pool, even with both limits off (a wiring mistake shows at start-up)', () => {
+    expect(() => rateLimits({ RATE_LIMIT_STORE: 'postgres', RATE_LIMIT_TEAM_PER_SECOND: 1 })).toThrow(/RATE_LIMIT_STORE=postgres needs the database pool/);
+    expect(() => rateLimits({ RATE_LIMIT_STORE: 'postgres', RATE_LIMIT_TEAM_PER_SECOND: 0, RATE_LIMIT_IP_PER_SECOND: 0 }, {})).toThrow(/needs the database pool/);
   });
 });
