@@ -160,8 +160,18 @@ async function main(): Promise<void> {
   startTracing('labflow-worker'); // when OTEL_EXPORTER_OTLP_ENDPOINT is set (README "Traces")
   const dbh = createDb(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, db: dbh.db, logger, config, ...(queues ? { queues } : {}) });
+  const worker = await createWorker({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    db: dbh.db,
+    logger,
+    config,
+    ...(queues ? { queues } : {}),
+    // On SIGTERM/SIGINT, running activities get this long to finish, then they are cancelled.
+    options: { shutdownGraceTime: '10s' },
+  });
   logger.info({ task_queues: worker.taskQueues, namespace: config.TEMPORAL_NAMESPACE }, 'worker polling');
+  process.send?.({ polling: true }); // to a parent that started this process (npm run dev)
   // This process's activity and delivery metrics (the API's /metrics shows only the API process's).
   const metrics = config.METRICS_PORT ? await serveMetrics(config.METRICS_PORT, { token: config.METRICS_TOKEN }) : null;
   if (metrics) logger.info({ port: config.METRICS_PORT }, 'worker metrics at /metrics');

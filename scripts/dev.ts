@@ -1,45 +1,74 @@
 /**
  * `npm run dev`: the whole service on one machine. Postgres (DATABASE_URL or embedded), a Temporal
- * dev server (TEMPORAL_ADDRESS or the CLI, built on first use), migrations, the worker and the API.
+ * dev server (TEMPORAL_ADDRESS or the CLI, built on first use), migrations, the worker (its own process,
+ * worker.ts) and the API.
  * A start-up failure prints one line (what failed, what to do), stops what had started and exits 1.
  * Ctrl-C stops the API, then the worker (in-flight activities get 10 s), then Temporal and Postgres;
  * a second Ctrl-C, or 30 s without an end, kills what is left.
  */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type Config } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { assertPortFree, oneLine, StartupError } from '../lib/startup.js';
 
 /** The service's modules, loaded once config and ports are known good (a bad setting fails in a second). */
 async function loadService() {
-  const [worker, payloadCodec, secrets, server, teams, runtime, stack, temporalClient, workerModule] = await Promise.all([
-    import('@temporalio/worker'),
+  const [payloadCodec, secrets, server, teams, stack, temporalClient] = await Promise.all([
     import('../lib/payload-codec.js'),
     import('../db/queries/service-secrets.js'),
     import('../api/server.js'),
     import('../db/queries/teams.js'),
-    import('../lib/runtime.js'),
     import('../lib/service-stack.js'),
     import('../lib/temporal-client.js'),
-    import('../worker.js'),
   ]);
   return {
-    NativeConnection: worker.NativeConnection,
     serviceDataConverter: payloadCodec.serviceDataConverter,
     lazyMasterKey: secrets.lazyMasterKey,
     startApi: server.startApi,
     countTeams: teams.countTeams,
     createTeam: teams.createTeam,
-    installWorkerRuntime: runtime.installWorkerRuntime,
     migrate: stack.migrate,
     startPostgres: stack.startPostgres,
     startTemporal: stack.startTemporal,
     codecOrigins: stack.codecOrigins,
     connectClient: temporalClient.connectClient,
-    createWorker: workerModule.createWorker,
   };
 }
 
-/** How long in-flight activities may run on after Ctrl-C before they are cancelled. */
+/**
+ * `worker.ts` as a child process with this stack's Postgres and Temporal; resolves once it polls (it says so
+ * over the IPC channel). Its log lines go to this terminal. `stop` sends SIGTERM (the SDK lets in-flight activities finish within the
+ * grace time) and kills it if it is not gone shortly after.
+ */
+async function startWorkerProcess(env: Record<string, string>, logger: ReturnType<typeof createLogger>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../worker.ts', import.meta.url))], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  process.once('exit', () => child.kill('SIGKILL')); // never leave it behind, whatever ends this process
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const polling = new Promise<void>((resolve, reject) => {
+    child.on('message', (msg: { polling?: boolean }) => {
+      if (msg.polling) resolve();
+    });
+    void exited.then((code) => reject(new StartupError(`the worker process exited (${code}) before it polled its task queues; its log is above`)));
+  });
+  await polling;
+  logger.debug({ pid: child.pid }, 'worker process polling');
+  return {
+    exited,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+/** How long in-flight activities may run on after Ctrl-C before they are cancelled (worker.ts's grace time). */
 const WORKER_GRACE = '10s';
 const STOP_DEADLINE_MS = 30_000;
 
@@ -111,8 +140,7 @@ async function main(): Promise<void> {
 
   try {
     await checkPorts(config);
-    const { NativeConnection, serviceDataConverter, lazyMasterKey, startApi, countTeams, createTeam, installWorkerRuntime, migrate, startPostgres, startTemporal, codecOrigins, connectClient, createWorker } =
-      await loadService();
+    const { serviceDataConverter, lazyMasterKey, startApi, countTeams, createTeam, migrate, startPostgres, startTemporal, codecOrigins, connectClient } = await loadService();
     const pg = await startPostgres(config, logger, { shared: false });
     stops.push({ name: 'Postgres', stop: () => pg.stop() });
     const db = await migrate(pg.url, logger);
@@ -135,34 +163,19 @@ async function main(): Promise<void> {
       firstKey = team.apiKey;
     }
 
-    await installWorkerRuntime();
-    // Traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (README "Traces"); first, so the worker's interceptors see it.
-    const tracing = await import('../lib/tracing.js');
-    if (tracing.startTracing('labflow')) stops.push({ name: 'trace exporter', stop: () => tracing.stopTracing() });
-    const workerConnection = await NativeConnection.connect({ address: temporal.address });
-    const worker = await createWorker({
-      connection: workerConnection,
-      namespace: config.TEMPORAL_NAMESPACE,
-      db: db.db,
-      logger: logger.child({ component: 'worker' }),
-      config,
-      // On stop, running activities get this long to finish, then they are cancelled.
-      options: { shutdownGraceTime: WORKER_GRACE },
-    });
-    const workerDone = worker.run();
-    stops.push({
-      name: `worker (in-flight activities get ${WORKER_GRACE})`,
-      stop: async () => {
-        worker.shutdown();
-        await workerDone;
-        await workerConnection.close();
-      },
-    });
-    workerDone.catch((err: unknown) => {
+    // The worker is a process of its own (worker.ts, as in production): order steps, deliveries and OCR
+    // get the second core instead of sharing the API's event loop.
+    const worker = await startWorkerProcess({ DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address }, logger);
+    stops.push({ name: `worker process (in-flight activities get ${WORKER_GRACE})`, stop: () => worker.stop() });
+    worker.exited.then((code) => {
       if (stopping) return;
-      process.stderr.write(`\nthe worker stopped (${oneLine(err)}): stopping the stack\n`);
+      process.stderr.write(`\nthe worker process exited (${code}): stopping the stack\n`);
       void shutdown(1);
     });
+
+    // Traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (README "Traces").
+    const tracing = await import('../lib/tracing.js');
+    if (tracing.startTracing('labflow')) stops.push({ name: 'trace exporter', stop: () => tracing.stopTracing() });
 
     const client = await connectClient(
       temporal.address,

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { startEmbeddedPostgres } from '../../lib/embedded-postgres.js';
 import { packagedBinaries } from '../../lib/postgres-placement.js';
 import { freePort, holdPort, privateDir, processesMentioning, startDev, waitForHealth } from '../support/dev-process.js';
+import { eventually } from '../support/harness.js';
 
 /**
  * First run anywhere (issue 18): the stack from a private (0700) directory, as root or not; one clear line
@@ -76,6 +77,22 @@ describe('npm run dev from a private directory', () => {
       expect(preflight.headers.get('access-control-allow-origin')).toBe(`http://127.0.0.1:${uiPort}`);
       expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
       expect(processesMentioning(realpathSync(join(dataDir, 'postgres'))).length).toBe(1); // its own Postgres
+      // The worker runs as a process of its own and drives an order to its end (a sandbox simulation).
+      const key = /x-service-api-key: (\S+)/.exec(run.output())?.[1];
+      expect(key).toBeDefined();
+      const call = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { 'x-service-api-key': key!, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        return { status: res.status, json: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+      };
+      const user = await call('POST', '/v2/user', { client_user_id: 'first-run' });
+      const tests = await call('GET', '/v3/lab_test?collection_method=testkit');
+      const labTestId = (tests.json.data as { id: string }[])[0]!.id;
+      const shipping = { receiver_name: 'Jane Doe', first_line: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US', phone_number: '+14155552671' };
+      const created = await call('POST', '/v3/order/testkit', { user_id: user.json.user_id, lab_test_id: labTestId, shipping_details: shipping });
+      expect(created.status).toBe(200);
+      const orderId = created.json.order.id as string;
+      expect((await call('POST', `/v3/order/${orderId}/test?final_status=completed.testkit.completed&delay=0`)).status).toBe(200);
+      await eventually(async () => (await call('GET', `/v3/order/${orderId}`)).json.status === 'completed', 60_000, 250);
       const sent = Date.now();
       run.child.kill('SIGINT');
       const { code, at } = await run.exited;
