@@ -1,13 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { eventAnnouncer } from '../webhooks/announce.js';
-import { criticalResultEventId } from '../../db/queries/orders.js';
 import {
-  insertOrderRecord,
-  recordTransition,
+  criticalResultEventId,
+  findOrderRecorded,
+  recordOrderCreation,
+  recordStep,
   upsertResults,
   type NewOrder,
   type OrderPayloadBuilder,
+  type StepsWritten,
   type TransitionPatch,
 } from '../../db/queries/orders.js';
 import { labs, labTestMarkers, labTests, loincCodes, markerResults, markers, orders, users } from '../../db/schema/index.js';
@@ -32,6 +34,11 @@ interface Deps {
 /** Activities of the lab-order workflow. Each is idempotent: a retry after a crash changes nothing twice. */
 export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints }: Deps) {
   const announce = eventAnnouncer(db, wakeEndpoints);
+  /** Wakes the endpoints a write queued deliveries for; a retry that found its events queued looks them up. */
+  const wakeAfter = async (written: StepsWritten, eventIds: string[]) => {
+    if (!written.queuedNow) await announce(...eventIds);
+    else if (written.endpoints.length) await wakeEndpoints(written.endpoints);
+  };
 
   return {
     /** The order row with its first event(s) and their webhook events; `then` are the steps that follow creation at once. */
@@ -41,18 +48,24 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
       outboxEventId: string;
       then?: { low: LowLevelStatus; outboxEventId: string }[];
     }) {
-      const buildOrderPayload = await orderPayload();
       const then = input.then ?? [];
-      const created = await insertOrderRecord(
+      const eventIds = [input.outboxEventId, ...then.map((t) => t.outboxEventId)];
+      // Usually written already (by the API's create, or by an earlier attempt of this activity): one read.
+      const recorded = await findOrderRecorded(db, input.record.id, eventIds);
+      if (recorded.present) {
+        if (recorded.endpoints.length) await wakeEndpoints(recorded.endpoints);
+        return;
+      }
+      const written = await recordOrderCreation(
         db,
         input.record,
         input.idempotency,
         { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.created },
-        buildOrderPayload,
+        await orderPayload(),
         then.map((t) => ({ low: t.low, outbox: { id: t.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } })),
       );
-      logger.info({ order_id: input.record.id, team_id: input.record.teamId, created }, 'order recorded');
-      await announce(input.outboxEventId, ...then.map((t) => t.outboxEventId));
+      logger.debug({ order_id: input.record.id, team_id: input.record.teamId, created: written.written }, 'order recorded');
+      await wakeAfter(written, eventIds);
     },
 
     async recordTransition(input: {
@@ -65,7 +78,6 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
       outboxEventId: string;
       patch: { registration?: RegistrationInput | null; shipment?: ShipmentRecord | null; results?: ResultsInput | null };
     }) {
-      const buildOrderPayload = await orderPayload();
       const patch: TransitionPatch = {};
       const reg = input.patch.registration;
       if (reg) {
@@ -84,13 +96,9 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
         patch.interpretation = input.patch.results.interpretation;
         patch.hasMissingResults = (input.patch.results.missingResults?.length ?? 0) > 0;
       }
-      const appended = await recordTransition(
-        db,
-        { ...input, patch, outbox: { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } },
-        buildOrderPayload,
-      );
-      logger.info({ order_id: input.orderId, event_id: input.eventId, status: input.low, appended }, 'order transition');
-      await announce(input.outboxEventId, criticalResultEventId(input.outboxEventId));
+      const written = await recordStep(db, { ...input, patch, outbox: { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } }, await orderPayload());
+      logger.debug({ order_id: input.orderId, event_id: input.eventId, status: input.low, appended: written.written }, 'order transition');
+      await wakeAfter(written, [input.outboxEventId, criticalResultEventId(input.outboxEventId)]);
     },
 
     async storeResults(input: { orderId: string; results: ResultsInput }) {

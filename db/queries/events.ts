@@ -39,3 +39,32 @@ export async function recordTeamEvent(tx: DbOrTx, e: NewTeamEvent): Promise<stri
     returning endpoint_id`);
   return [...new Set([...rows].map((r) => r.endpoint_id))];
 }
+
+/**
+ * `recordTeamEvent` for several events in one statement (a step's order update and its critical-result
+ * event). Returns the events written now (a retry finds them written and gets none) and the endpoints that
+ * got work from them.
+ */
+export async function recordTeamEvents(tx: DbOrTx, events: NewTeamEvent[]): Promise<{ recorded: string[]; endpoints: string[] }> {
+  if (events.length === 0) return { recorded: [], endpoints: [] };
+  const values = events.map(
+    (e) => sql`(${e.id}::uuid, ${e.teamId}::uuid, ${e.userId ?? null}::uuid, ${e.clientUserId ?? null}::text, ${e.eventType}::text, ${e.subjectId ?? null}::uuid,
+      ${JSON.stringify(e.data)}::jsonb, ${e.createdAt.toISOString()}::timestamptz)`,
+  );
+  const wanted = events.map((e) => sql`(event.id = ${e.id}::uuid and ${endpointWants(e.eventType)})`);
+  const [row] = await tx.execute<{ recorded: string[]; endpoints: string[] }>(sql`
+    with event as (
+      insert into ${outboxEvents} (id, team_id, user_id, client_user_id, event_type, subject_id, data, created_at)
+      values ${sql.join(values, sql`, `)}
+      on conflict do nothing
+      returning id, team_id, created_at
+    ), queued as (
+      insert into ${webhookDeliveries} (event_id, endpoint_id, team_id, status, trigger, attempts, next_attempt_at, created_at)
+      select event.id, ${webhookEndpoints.id}, ${webhookEndpoints.teamId}, 'pending', 'event', 0, event.created_at, event.created_at
+      from event join ${webhookEndpoints} on ${webhookEndpoints.teamId} = event.team_id
+      where ${webhookEndpoints.enabled} and (${sql.join(wanted, sql` or `)})
+      returning endpoint_id
+    )
+    select array(select id::text from event) as recorded, array(select distinct endpoint_id::text from queued) as endpoints`);
+  return { recorded: row?.recorded ?? [], endpoints: row?.endpoints ?? [] };
+}
