@@ -102,10 +102,16 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
     },
 
     async storeResults(input: { orderId: string; results: ResultsInput }) {
-      const order = await db.query.orders.findFirst({ where: (o, { eq: e }) => e(o.id, input.orderId) });
-      if (!order) throw new Error(`order ${input.orderId} not found`);
-      const [user] = await db.select().from(users).where(eq(users.id, order.userId));
-      const [test] = await db.select({ labName: labs.name }).from(labTests).leftJoin(labs, eq(labs.id, labTests.labId)).where(eq(labTests.id, order.labTestId));
+      // the order with its patient's client id and its lab's name, in one read
+      const [row] = await db
+        .select({ order: orders, clientUserId: users.clientUserId, labName: labs.name })
+        .from(orders)
+        .leftJoin(users, eq(users.id, orders.userId))
+        .leftJoin(labTests, eq(labTests.id, orders.labTestId))
+        .leftJoin(labs, eq(labs.id, labTests.labId))
+        .where(eq(orders.id, input.orderId));
+      if (!row) throw new Error(`order ${input.orderId} not found`);
+      const { order } = row;
       const pd = order.patientDetails ?? {};
       const dob = typeof pd.dob === 'string' ? pd.dob : '';
       const now = new Date();
@@ -117,8 +123,8 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
         metadata: {
           age: dob ? String(ageOn(dob, now)) : '',
           dob,
-          patient: [pd.first_name, pd.last_name].filter(Boolean).join(' ') || (user?.clientUserId ?? ''),
-          laboratory: test?.labName ?? null,
+          patient: [pd.first_name, pd.last_name].filter(Boolean).join(' ') || (row.clientUserId ?? ''),
+          laboratory: row.labName ?? null,
           date_reported: now.toISOString().slice(0, 10),
           date_collected: order.lowLevelStatusCreatedAt.toISOString().slice(0, 10),
           specimen_number: order.sampleId ?? '',
@@ -130,10 +136,10 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
 
     /** Sandbox only: results for the order's lab test markers, shaped as a lab would report them. */
     async simulatedResults(input: { orderId: string; final: boolean; request: SimulationRequest }): Promise<ResultsInput> {
-      const [order] = await db.select().from(orders).where(eq(orders.id, input.orderId));
-      if (!order) throw new Error(`order ${input.orderId} not found`);
-      const expected = await db
+      // the order's redraw markers and its lab test's expected results, in one read (no marker: one row of nulls)
+      const rows = await db
         .select({
+          redrawMarkerSlugs: orders.redrawMarkerSlugs,
           name: markerResults.name,
           slug: markerResults.slug,
           providerId: markerResults.providerId,
@@ -141,12 +147,18 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
           loincSlug: loincCodes.slug,
           unit: loincCodes.unit,
         })
-        .from(labTestMarkers)
-        .innerJoin(markers, eq(markers.id, labTestMarkers.markerId))
-        .innerJoin(markerResults, eq(markerResults.markerId, markers.id))
+        .from(orders)
+        .leftJoin(labTestMarkers, eq(labTestMarkers.labTestId, orders.labTestId))
+        .leftJoin(markers, eq(markers.id, labTestMarkers.markerId))
+        .leftJoin(markerResults, eq(markerResults.markerId, markers.id))
         .leftJoin(loincCodes, eq(loincCodes.id, markerResults.loincId))
-        .where(eq(labTestMarkers.labTestId, order.labTestId))
+        .where(eq(orders.id, input.orderId))
         .orderBy(markers.id, markerResults.id);
+      if (rows.length === 0) throw new Error(`order ${input.orderId} not found`);
+      const order = { redrawMarkerSlugs: rows[0]!.redrawMarkerSlugs };
+      const expected = rows.flatMap(({ name, slug, providerId, loincCode, loincSlug, unit }) =>
+        name !== null && slug !== null ? [{ name, slug, providerId, loincCode, loincSlug, unit }] : [],
+      );
       // a redraw reports only the markers it draws again
       const drawn = order.redrawMarkerSlugs?.length ? expected.filter((e) => order.redrawMarkerSlugs!.includes(e.slug)) : expected;
       const simulated = simulateResults(input.orderId, drawn, {
