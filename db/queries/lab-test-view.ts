@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { aoeToWire } from '../../domain/orders/aoe.js';
 import type { DbOrTx } from '../client.js';
 import { labTestMarkers, labTests, labs, markers } from '../schema/index.js';
@@ -94,7 +94,7 @@ export type LabTestView = ReturnType<typeof toClientFacingLabTest>;
  * One lab test as a single jsonb value inside a larger statement: its row, its lab and its markers (by id),
  * each as `to_jsonb` of the row, for `labTestViewFromJson`. Only a test the team may see.
  */
-export function labTestJson(labTestId: SQL, teamId: string): SQL {
+export function labTestJson(labTestId: SQL, teamId: string | Placeholder): SQL {
   return sql`(select jsonb_build_object(
       'test', to_jsonb(t), 'lab', to_jsonb(l),
       'markers', coalesce((select jsonb_agg(to_jsonb(m) order by m.id) from ${labTestMarkers} ltm join ${markers} m on m.id = ltm.marker_id where ltm.lab_test_id = t.id), '[]'::jsonb))

@@ -1,4 +1,6 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { compiledByShape } from './compiled.js';
 import type { DbOrTx } from '../client.js';
 import { appointments, idempotencyKeys, orderEvents, orderTransactions, orders, teams, users } from '../schema/index.js';
 import { rowFromJson } from './json-rows.js';
@@ -39,7 +41,7 @@ function rememberLabTest(orderId: string, labTestId: string): void {
  * does not see its siblings' writes, so the events are the stored ones plus `ev`). The lab test comes back
  * only when its version differs from the one this process has cached.
  */
-function readColumns(teamId: string, knownLabTestVersion: string | null): SQL {
+function readColumns(teamId: Placeholder, knownLabTestVersion: Placeholder): SQL {
   return sql`
     (select count(*) from ev)::int as appended,
     cur.o as "order",
@@ -102,6 +104,29 @@ function stepRead(row: ReadRow | undefined, orderId: string, known: { version: s
 
 const knownView = (labTestId: string | undefined) => (labTestId ? cachedLabTestView(labTestId) : null);
 
+/** Builds statements only (never runs one): their text is rendered once per shape (compiled.ts). */
+const builder = drizzle.mock();
+const p = (name: string) => sql.placeholder(name);
+
+/** `writeStep`'s statement for the columns it sets (its shape); every value a placeholder. */
+const stepStatement = compiledByShape((shape) => {
+  const set = Object.fromEntries(shape.split(',').map((key) => [key, p(`set.${key}`)])) as unknown as Partial<OrderInsert>;
+  const ev = builder
+    .insert(orderEvents)
+    .values({ orderId: p('orderId'), id: p('eventId'), status: p('status'), statusDetail: p('statusDetail'), createdAt: p('now') } as unknown as typeof orderEvents.$inferInsert)
+    .onConflictDoNothing()
+    .returning();
+  const upd = builder
+    .update(orders)
+    .set(set)
+    .where(and(sql`${orders.id} = ${p('orderId')}`, sql`${orders.teamId} = ${p('teamId')}`, sql`exists (select 1 from ev)`))
+    .returning();
+  return sql`
+    with ev as (${ev.getSQL()}), upd as (${upd.getSQL()}),
+    cur as (select coalesce((select to_jsonb(upd) from upd), (select to_jsonb(o) from ${orders} o where o.id = ${p('orderId')} and o.team_id = ${p('teamId')})) as o)
+    select ${readColumns(p('teamId'), p('knownLabTest'))}`;
+});
+
 /**
  * One step of an existing order in one statement: appends event `eventId` (a no-op when it exists), updates
  * the order row when the event is new, and reads the order's payload parts after the write.
@@ -112,22 +137,47 @@ export async function writeStep(
 ): Promise<StepRead> {
   const { teamId, orderId, now } = input;
   const known = knownView(labTestOfOrder.get(orderId));
-  const ev = db
-    .insert(orderEvents)
-    .values({ orderId, id: input.eventId, status: input.status, statusDetail: input.statusDetail, createdAt: now })
-    .onConflictDoNothing()
-    .returning();
-  const upd = db
-    .update(orders)
-    .set(input.set)
-    .where(and(eq(orders.id, orderId), eq(orders.teamId, teamId), sql`exists (select 1 from ev)`))
-    .returning();
-  const rows = await db.execute<ReadRow>(sql`
-    with ev as (${ev.getSQL()}), upd as (${upd.getSQL()}),
-    cur as (select coalesce((select to_jsonb(upd) from upd), (select to_jsonb(o) from ${orders} o where o.id = ${orderId} and o.team_id = ${teamId})) as o)
-    select ${readColumns(teamId, known?.version ?? null)}`);
+  const set = Object.entries(input.set).filter(([, v]) => v !== undefined);
+  const statement = stepStatement(set.map(([key]) => key).join(','));
+  const rows = await db.execute<ReadRow>(
+    statement({
+      ...Object.fromEntries(set.map(([key, v]) => [`set.${key}`, v])),
+      orderId,
+      teamId,
+      eventId: input.eventId,
+      status: input.status,
+      statusDetail: input.statusDetail,
+      now,
+      knownLabTest: known?.version ?? null,
+    }),
+  );
   return stepRead([...rows][0], orderId, known);
 }
+
+/** `writeCreation`'s statement for the columns the new order has, whether it opens its transaction and has an idempotency key. */
+const creationStatement = compiledByShape((shape) => {
+  const [columns = '', opens, idempotent] = shape.split('|');
+  const values = Object.fromEntries(columns.split(',').map((key) => [key, p(`order.${key}`)])) as unknown as typeof orders.$inferInsert;
+  const transaction =
+    opens === 'opens'
+      ? sql`, tr as (${builder
+          .insert(orderTransactions)
+          .values({ id: p('order.transactionId'), teamId: p('order.teamId'), createdAt: p('order.createdAt') } as unknown as typeof orderTransactions.$inferInsert)
+          .onConflictDoNothing({ target: orderTransactions.id })
+          .getSQL()})`
+      : sql``;
+  const idem =
+    idempotent === 'key'
+      ? sql`, idem as (insert into ${idempotencyKeys} (team_id, key, request_hash, order_id) select ${p('order.teamId')}::uuid, ${p('idempotencyKey')}::text, ${p('requestHash')}::text, ins.id from ins on conflict do nothing)`
+      : sql``;
+  return sql`
+    with ins as (${builder.insert(orders).values(values).onConflictDoNothing({ target: orders.id }).returning().getSQL()})
+    ${transaction}
+    , ev as (insert into ${orderEvents} (order_id, id, status, status_detail, created_at) select ins.id, 1, ${p('status')}::text, null, ${p('now')}::timestamptz from ins returning *)
+    ${idem}
+    , cur as (select (select to_jsonb(ins) from ins) as o)
+    select ${readColumns(p('order.teamId'), p('knownLabTest'))}`;
+});
 
 /**
  * A new order in one statement: opens its order transaction (an initial order), inserts the row and event 1
@@ -135,26 +185,24 @@ export async function writeStep(
  */
 export async function writeCreation(
   db: DbOrTx,
-  order: OrderInsert & { transactionId: string },
+  order: OrderInsert & { transactionId: string; createdAt: Date },
   firstStatus: string,
   idempotency: { key: string; requestHash: string } | null,
   opensTransaction: boolean,
 ): Promise<StepRead | null> {
-  const now = order.createdAt as Date;
   const known = knownView(order.labTestId);
-  const transaction = opensTransaction
-    ? sql`, tr as (${db.insert(orderTransactions).values({ id: order.transactionId, teamId: order.teamId, createdAt: now }).onConflictDoNothing({ target: orderTransactions.id }).getSQL()})`
-    : sql``;
-  const idem = idempotency
-    ? sql`, idem as (insert into ${idempotencyKeys} (team_id, key, request_hash, order_id) select ${order.teamId}::uuid, ${idempotency.key}::text, ${idempotency.requestHash}::text, ins.id from ins on conflict do nothing)`
-    : sql``;
-  const rows = await db.execute<ReadRow>(sql`
-    with ins as (${db.insert(orders).values(order).onConflictDoNothing({ target: orders.id }).returning().getSQL()})
-    ${transaction}
-    , ev as (insert into ${orderEvents} (order_id, id, status, status_detail, created_at) select ins.id, 1, ${firstStatus}::text, null, ${now.toISOString()}::timestamptz from ins returning *)
-    ${idem}
-    , cur as (select (select to_jsonb(ins) from ins) as o)
-    select ${readColumns(order.teamId, known?.version ?? null)}`);
+  const columns = Object.entries(order).filter(([, v]) => v !== undefined);
+  const statement = creationStatement(`${columns.map(([key]) => key).join(',')}|${opensTransaction ? 'opens' : 'joins'}|${idempotency ? 'key' : 'none'}`);
+  const rows = await db.execute<ReadRow>(
+    statement({
+      ...Object.fromEntries(columns.map(([key, v]) => [`order.${key}`, v])),
+      status: firstStatus,
+      now: order.createdAt.toISOString(),
+      idempotencyKey: idempotency?.key ?? null,
+      requestHash: idempotency?.requestHash ?? null,
+      knownLabTest: known?.version ?? null,
+    }),
+  );
   const row = [...rows][0];
   return row ? stepRead(row, order.id, known) : null;
 }
