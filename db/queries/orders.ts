@@ -37,6 +37,8 @@ export interface StepsWritten {
   queuedNow: boolean;
   /** Endpoints that got deliveries from this write (wake them once it has committed). */
   endpoints: string[];
+  /** The order as GET returns it after the write (its last webhook payload), when the write was new. */
+  order?: Record<string, unknown>;
 }
 
 /**
@@ -86,13 +88,16 @@ export async function recordOrderCreation(
     const created = await writeCreation(tx, record, `received.${order.method}.ordered`, idempotency, opens);
     if (!created) return { written: false, queuedNow: false, endpoints: [] };
     const events = [await outboxEvent(tx, order.teamId, created, outbox, buildPayload, now)];
+    let latest = events[0]!.data;
     for (const [i, step] of then.entries()) {
       const at = new Date(now.getTime() + i + 1); // strictly after creation, so "latest event" stays well defined
       const read = await writeStep(tx, stepOf({ teamId: order.teamId, orderId: order.id, eventId: 2 + i, method, low: step.low, statusDetail: null, patch: {} }, at));
-      events.push(...(await stepEvents(tx, { teamId: order.teamId, orderId: order.id, low: step.low, patch: {}, outbox: step.outbox }, read, buildPayload, at)));
+      const stepped = await stepEvents(tx, { teamId: order.teamId, orderId: order.id, low: step.low, patch: {}, outbox: step.outbox }, read, buildPayload, at);
+      latest = stepped.find((e) => e.id === step.outbox.id)?.data ?? latest;
+      events.push(...stepped);
     }
     const { recorded, endpoints } = await recordTeamEvents(tx, events);
-    return { written: true, queuedNow: recorded.length === events.length, endpoints };
+    return { written: true, queuedNow: recorded.length === events.length, endpoints, order: latest };
   });
 }
 

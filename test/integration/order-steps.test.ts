@@ -138,8 +138,9 @@ describe('order steps: one statement writes a step and reads its payload', () =>
     const created = await recordOrderCreation(handle.db, o.record, { key: `k-${o.id}`, requestHash: 'h' }, { id: createdId, eventType: 'labtest.order.created' }, build, [
       { low: 'requisition_created', outbox: { id: randomUUID(), eventType: 'labtest.order.updated' } },
     ]);
-    expect(created).toEqual({ written: true, queuedNow: true, endpoints: [o.endpointId] });
+    expect(created).toEqual({ written: true, queuedNow: true, endpoints: [o.endpointId], order: last() });
     expect(JSON.stringify(last())).toBe(JSON.stringify(await get(o)));
+    expect((created.order as { status: string; events: unknown[] }).events).toHaveLength(2);
     // a retry of the creation finds the order and writes nothing
     expect(await recordOrderCreation(handle.db, o.record, null, { id: createdId, eventType: 'labtest.order.created' }, build)).toMatchObject({ written: false });
     expect(await findOrderRecorded(handle.db, o.id, [createdId])).toEqual({ present: true, endpoints: [o.endpointId] });
