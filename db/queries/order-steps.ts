@@ -25,7 +25,10 @@ export interface StepRead {
   partialWebhooks: boolean;
 }
 
-/** Lab tests of the orders this process recorded steps for (an order's lab test never changes). */
+/**
+ * Lab tests of the orders this process recorded steps for, to send the cached version of the right one (a
+ * wrong guess costs only the lab test sent in full: its version names the test).
+ */
 const labTestOfOrder = new Map<string, string>();
 const REMEMBERED_ORDERS = 4096;
 
