@@ -104,7 +104,11 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
     async storeResults(input: { orderId: string; results: ResultsInput }) {
       // the order with its patient's client id and its lab's name, in one read
       const [row] = await db
-        .select({ order: orders, clientUserId: users.clientUserId, labName: labs.name })
+        .select({
+          order: { patientDetails: orders.patientDetails, lowLevelStatusCreatedAt: orders.lowLevelStatusCreatedAt, sampleId: orders.sampleId },
+          clientUserId: users.clientUserId,
+          labName: labs.name,
+        })
         .from(orders)
         .leftJoin(users, eq(users.id, orders.userId))
         .leftJoin(labTests, eq(labTests.id, orders.labTestId))

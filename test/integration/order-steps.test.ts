@@ -10,7 +10,9 @@ import { orderView } from '../../db/queries/order-view.js';
 import {
   criticalResultEventId,
   findOrderRecorded,
+  insertOrderRecord,
   recordOrderCreation,
+  recordTransition,
   recordStep,
   type OrderPayloadBuilder,
   type TransitionInput,
@@ -209,6 +211,19 @@ describe('order steps: one statement writes a step and reads its payload', () =>
     await recordStep(handle.db, step(o, 5, 'transit_lab'), build);
     expect(last()!.lab_test).toBe(cachedView);
     expect(JSON.stringify(last())).toBe(JSON.stringify(await get(o)));
+  });
+
+  it('a builder without `fromRows` reads the order itself, with the same payload (insertOrderRecord and recordTransition as before)', async () => {
+    const o = await newOrder();
+    const plain: OrderPayloadBuilder = async (tx, teamId, orderId) => (await orderView(tx, teamId, orderId, loadLabTestViews, () => Promise.resolve(signer)))!;
+    const createdId = randomUUID();
+    expect(await insertOrderRecord(handle.db, o.record, null, { id: createdId, eventType: 'labtest.order.created' }, plain)).toBe(true);
+    expect(await insertOrderRecord(handle.db, o.record, null, { id: createdId, eventType: 'labtest.order.created' }, plain)).toBe(false);
+    const s = step(o, 2, 'requisition_created');
+    expect(await recordTransition(handle.db, s, plain)).toBe(true);
+    expect(await recordTransition(handle.db, s, plain)).toBe(false);
+    const [stored] = await handle.db.select({ data: outboxEvents.data }).from(outboxEvents).where(eq(outboxEvents.id, s.outbox.id));
+    expect(stored!.data).toEqual(await get(o));
   });
 
   it('partial results are announced only to teams that ask for them', async () => {
