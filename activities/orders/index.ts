@@ -52,7 +52,10 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
       const eventIds = [input.outboxEventId, ...then.map((t) => t.outboxEventId)];
       // Usually written already (by the API's create, or by an earlier attempt of this activity): one read.
       const recorded = await findOrderRecorded(db, input.record.id, eventIds);
+      // one line per order (not per step): an operator follows an order from here to its workflow
+      const logRecorded = (created: boolean) => logger.info({ order_id: input.record.id, team_id: input.record.teamId, created }, 'order recorded');
       if (recorded.present) {
+        logRecorded(false);
         if (recorded.endpoints.length) await wakeEndpoints(recorded.endpoints);
         return;
       }
@@ -64,7 +67,7 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
         await orderPayload(),
         then.map((t) => ({ low: t.low, outbox: { id: t.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } })),
       );
-      logger.debug({ order_id: input.record.id, team_id: input.record.teamId, created: written.written }, 'order recorded');
+      logRecorded(written.written);
       await wakeAfter(written, eventIds);
     },
 

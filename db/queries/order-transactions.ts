@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { FINISHED_STATUSES } from '../../domain/orders/lifecycles.js';
 import type { LowLevelStatus } from '../../domain/orders/status.js';
 import type { DbOrTx } from '../client.js';
-import { orderTransactions, orders } from '../schema/index.js';
+import { orders } from '../schema/index.js';
 
 /** `order_transaction` as shown on every order (spec: the order object) and by GET /v3/order_transaction/{id}. */
 export interface OrderTransactionView {
@@ -79,9 +79,4 @@ export async function orderTransactionViews(db: DbOrTx, teamId: string, transact
 /** One transaction of the team, or null (another team's transaction is not found either). */
 export async function orderTransactionView(db: DbOrTx, teamId: string, transactionId: string): Promise<OrderTransactionView | null> {
   return (await orderTransactionViews(db, teamId, [transactionId])).get(transactionId) ?? null;
-}
-
-/** Opens the transaction of an initial order (idempotent). */
-export async function openOrderTransaction(db: DbOrTx, row: { id: string; teamId: string; createdAt: Date }): Promise<void> {
-  await db.insert(orderTransactions).values(row).onConflictDoNothing({ target: orderTransactions.id });
 }
