@@ -40,6 +40,44 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
     else if (written.endpoints.length) await wakeEndpoints(written.endpoints);
   };
 
+  /** The order's results with their metadata (patient, lab, dates), as GET /v3/order/{id}/result serves them. */
+  async function storeResults(orderId: string, results: ResultsInput): Promise<void> {
+    // the order with its patient's client id and its lab's name, in one read
+    const [row] = await db
+      .select({
+        order: { patientDetails: orders.patientDetails, lowLevelStatusCreatedAt: orders.lowLevelStatusCreatedAt, sampleId: orders.sampleId },
+        clientUserId: users.clientUserId,
+        labName: labs.name,
+      })
+      .from(orders)
+      .leftJoin(users, eq(users.id, orders.userId))
+      .leftJoin(labTests, eq(labTests.id, orders.labTestId))
+      .leftJoin(labs, eq(labs.id, labTests.labId))
+      .where(eq(orders.id, orderId));
+    if (!row) throw new Error(`order ${orderId} not found`);
+    const { order } = row;
+    const pd = order.patientDetails ?? {};
+    const dob = typeof pd.dob === 'string' ? pd.dob : '';
+    const now = new Date();
+    await upsertResults(db, orderId, {
+      status: results.final ? 'final' : 'partial',
+      interpretation: results.interpretation,
+      results: results.results,
+      missingResults: results.missingResults ?? [],
+      metadata: {
+        age: dob ? String(ageOn(dob, now)) : '',
+        dob,
+        patient: [pd.first_name, pd.last_name].filter(Boolean).join(' ') || (row.clientUserId ?? ''),
+        laboratory: row.labName ?? null,
+        date_reported: now.toISOString().slice(0, 10),
+        date_collected: order.lowLevelStatusCreatedAt.toISOString().slice(0, 10),
+        specimen_number: order.sampleId ?? '',
+        status: results.final ? 'final' : 'partial',
+        interpretation: results.interpretation,
+      },
+    });
+  }
+
   return {
     /** The order row with its first event(s) and their webhook events; `then` are the steps that follow creation at once. */
     async createOrderRecord(input: {
@@ -80,7 +118,10 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
       statusDetail: string | null;
       outboxEventId: string;
       patch: { registration?: RegistrationInput | null; shipment?: ShipmentRecord | null; results?: ResultsInput | null };
+      /** Store `patch.results` first (workflows since RESULTS_STORED_WITH_STEP; before, `storeResults` was its own activity). */
+      storeResults?: boolean;
     }) {
+      if (input.storeResults && input.patch.results) await storeResults(input.orderId, input.patch.results);
       const patch: TransitionPatch = {};
       const reg = input.patch.registration;
       if (reg) {
@@ -105,40 +146,7 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
     },
 
     async storeResults(input: { orderId: string; results: ResultsInput }) {
-      // the order with its patient's client id and its lab's name, in one read
-      const [row] = await db
-        .select({
-          order: { patientDetails: orders.patientDetails, lowLevelStatusCreatedAt: orders.lowLevelStatusCreatedAt, sampleId: orders.sampleId },
-          clientUserId: users.clientUserId,
-          labName: labs.name,
-        })
-        .from(orders)
-        .leftJoin(users, eq(users.id, orders.userId))
-        .leftJoin(labTests, eq(labTests.id, orders.labTestId))
-        .leftJoin(labs, eq(labs.id, labTests.labId))
-        .where(eq(orders.id, input.orderId));
-      if (!row) throw new Error(`order ${input.orderId} not found`);
-      const { order } = row;
-      const pd = order.patientDetails ?? {};
-      const dob = typeof pd.dob === 'string' ? pd.dob : '';
-      const now = new Date();
-      await upsertResults(db, input.orderId, {
-        status: input.results.final ? 'final' : 'partial',
-        interpretation: input.results.interpretation,
-        results: input.results.results,
-        missingResults: input.results.missingResults ?? [],
-        metadata: {
-          age: dob ? String(ageOn(dob, now)) : '',
-          dob,
-          patient: [pd.first_name, pd.last_name].filter(Boolean).join(' ') || (row.clientUserId ?? ''),
-          laboratory: row.labName ?? null,
-          date_reported: now.toISOString().slice(0, 10),
-          date_collected: order.lowLevelStatusCreatedAt.toISOString().slice(0, 10),
-          specimen_number: order.sampleId ?? '',
-          status: input.results.final ? 'final' : 'partial',
-          interpretation: input.results.interpretation,
-        },
-      });
+      await storeResults(input.orderId, input.results);
     },
 
     /** Sandbox only: results for the order's lab test markers, shaped as a lab would report them. */
