@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../lib/config.js';
 import { wakeEndpoints } from '../lib/webhook-wake.js';
 import { createWebhookActivities, type WebhookSettings } from './webhooks/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
-import { orderView } from '../db/queries/order-view.js';
+import { orderView, orderViewFromRows } from '../db/queries/order-view.js';
 import type { UrlSigner } from '../lib/url-signing.js';
 import type { OrderPayloadBuilder } from '../db/queries/orders.js';
 import type { Logger } from '../lib/logger.js';
@@ -62,11 +62,14 @@ export function webhookSettings(config: ActivityDeps['config'] = {}): WebhookSet
  */
 export function orderPayloadBuilder(signer: UrlSigner): OrderPayloadBuilder {
   const source = () => Promise.resolve(signer);
-  return async (tx, teamId, orderId) => {
+  const build: OrderPayloadBuilder = async (tx, teamId, orderId) => {
     const view = await orderView(tx, teamId, orderId, loadLabTestViews, source);
     if (!view) throw new Error(`order ${orderId} not found while building its event`);
     return view;
   };
+  // the writers of order steps read the rows in their own statement: shaped here, the same way as GET
+  build.fromRows = (rows) => orderViewFromRows(rows, signer);
+  return build;
 }
 
 /** All activities, built from their dependencies; worker.ts wires the real ones, tests may override. */

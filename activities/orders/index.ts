@@ -1,13 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { eventAnnouncer } from '../webhooks/announce.js';
-import { criticalResultEventId } from '../../db/queries/orders.js';
 import {
-  insertOrderRecord,
-  recordTransition,
+  criticalResultEventId,
+  findOrderRecorded,
+  recordOrderCreation,
+  recordStep,
   upsertResults,
   type NewOrder,
   type OrderPayloadBuilder,
+  type StepsWritten,
   type TransitionPatch,
 } from '../../db/queries/orders.js';
 import { labs, labTestMarkers, labTests, loincCodes, markerResults, markers, orders, users } from '../../db/schema/index.js';
@@ -32,6 +34,49 @@ interface Deps {
 /** Activities of the lab-order workflow. Each is idempotent: a retry after a crash changes nothing twice. */
 export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints }: Deps) {
   const announce = eventAnnouncer(db, wakeEndpoints);
+  /** Wakes the endpoints a write queued deliveries for; a retry that found its events queued looks them up. */
+  const wakeAfter = async (written: StepsWritten, eventIds: string[]) => {
+    if (!written.queuedNow) await announce(...eventIds);
+    else if (written.endpoints.length) await wakeEndpoints(written.endpoints);
+  };
+
+  /** The order's results with their metadata (patient, lab, dates), as GET /v3/order/{id}/result serves them. */
+  async function storeResults(orderId: string, results: ResultsInput): Promise<void> {
+    // the order with its patient's client id and its lab's name, in one read
+    const [row] = await db
+      .select({
+        order: { patientDetails: orders.patientDetails, lowLevelStatusCreatedAt: orders.lowLevelStatusCreatedAt, sampleId: orders.sampleId },
+        clientUserId: users.clientUserId,
+        labName: labs.name,
+      })
+      .from(orders)
+      .leftJoin(users, eq(users.id, orders.userId))
+      .leftJoin(labTests, eq(labTests.id, orders.labTestId))
+      .leftJoin(labs, eq(labs.id, labTests.labId))
+      .where(eq(orders.id, orderId));
+    if (!row) throw new Error(`order ${orderId} not found`);
+    const { order } = row;
+    const pd = order.patientDetails ?? {};
+    const dob = typeof pd.dob === 'string' ? pd.dob : '';
+    const now = new Date();
+    await upsertResults(db, orderId, {
+      status: results.final ? 'final' : 'partial',
+      interpretation: results.interpretation,
+      results: results.results,
+      missingResults: results.missingResults ?? [],
+      metadata: {
+        age: dob ? String(ageOn(dob, now)) : '',
+        dob,
+        patient: [pd.first_name, pd.last_name].filter(Boolean).join(' ') || (row.clientUserId ?? ''),
+        laboratory: row.labName ?? null,
+        date_reported: now.toISOString().slice(0, 10),
+        date_collected: order.lowLevelStatusCreatedAt.toISOString().slice(0, 10),
+        specimen_number: order.sampleId ?? '',
+        status: results.final ? 'final' : 'partial',
+        interpretation: results.interpretation,
+      },
+    });
+  }
 
   return {
     /** The order row with its first event(s) and their webhook events; `then` are the steps that follow creation at once. */
@@ -41,18 +86,27 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
       outboxEventId: string;
       then?: { low: LowLevelStatus; outboxEventId: string }[];
     }) {
-      const buildOrderPayload = await orderPayload();
       const then = input.then ?? [];
-      const created = await insertOrderRecord(
+      const eventIds = [input.outboxEventId, ...then.map((t) => t.outboxEventId)];
+      // Usually written already (by the API's create, or by an earlier attempt of this activity): one read.
+      const recorded = await findOrderRecorded(db, input.record.id, eventIds);
+      // one line per order (not per step): an operator follows an order from here to its workflow
+      const logRecorded = (created: boolean) => logger.info({ order_id: input.record.id, team_id: input.record.teamId, created }, 'order recorded');
+      if (recorded.present) {
+        logRecorded(false);
+        if (recorded.endpoints.length) await wakeEndpoints(recorded.endpoints);
+        return;
+      }
+      const written = await recordOrderCreation(
         db,
         input.record,
         input.idempotency,
         { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.created },
-        buildOrderPayload,
+        await orderPayload(),
         then.map((t) => ({ low: t.low, outbox: { id: t.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } })),
       );
-      logger.info({ order_id: input.record.id, team_id: input.record.teamId, created }, 'order recorded');
-      await announce(input.outboxEventId, ...then.map((t) => t.outboxEventId));
+      logRecorded(written.written);
+      await wakeAfter(written, eventIds);
     },
 
     async recordTransition(input: {
@@ -64,8 +118,10 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
       statusDetail: string | null;
       outboxEventId: string;
       patch: { registration?: RegistrationInput | null; shipment?: ShipmentRecord | null; results?: ResultsInput | null };
+      /** Store `patch.results` first (workflows since RESULTS_STORED_WITH_STEP; before, `storeResults` was its own activity). */
+      storeResults?: boolean;
     }) {
-      const buildOrderPayload = await orderPayload();
+      if (input.storeResults && input.patch.results) await storeResults(input.orderId, input.patch.results);
       const patch: TransitionPatch = {};
       const reg = input.patch.registration;
       if (reg) {
@@ -84,48 +140,21 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
         patch.interpretation = input.patch.results.interpretation;
         patch.hasMissingResults = (input.patch.results.missingResults?.length ?? 0) > 0;
       }
-      const appended = await recordTransition(
-        db,
-        { ...input, patch, outbox: { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } },
-        buildOrderPayload,
-      );
-      logger.info({ order_id: input.orderId, event_id: input.eventId, status: input.low, appended }, 'order transition');
-      await announce(input.outboxEventId, criticalResultEventId(input.outboxEventId));
+      const written = await recordStep(db, { ...input, patch, outbox: { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } }, await orderPayload());
+      logger.debug({ order_id: input.orderId, event_id: input.eventId, status: input.low, appended: written.written }, 'order transition');
+      await wakeAfter(written, [input.outboxEventId, criticalResultEventId(input.outboxEventId)]);
     },
 
     async storeResults(input: { orderId: string; results: ResultsInput }) {
-      const order = await db.query.orders.findFirst({ where: (o, { eq: e }) => e(o.id, input.orderId) });
-      if (!order) throw new Error(`order ${input.orderId} not found`);
-      const [user] = await db.select().from(users).where(eq(users.id, order.userId));
-      const [test] = await db.select({ labName: labs.name }).from(labTests).leftJoin(labs, eq(labs.id, labTests.labId)).where(eq(labTests.id, order.labTestId));
-      const pd = order.patientDetails ?? {};
-      const dob = typeof pd.dob === 'string' ? pd.dob : '';
-      const now = new Date();
-      await upsertResults(db, input.orderId, {
-        status: input.results.final ? 'final' : 'partial',
-        interpretation: input.results.interpretation,
-        results: input.results.results,
-        missingResults: input.results.missingResults ?? [],
-        metadata: {
-          age: dob ? String(ageOn(dob, now)) : '',
-          dob,
-          patient: [pd.first_name, pd.last_name].filter(Boolean).join(' ') || (user?.clientUserId ?? ''),
-          laboratory: test?.labName ?? null,
-          date_reported: now.toISOString().slice(0, 10),
-          date_collected: order.lowLevelStatusCreatedAt.toISOString().slice(0, 10),
-          specimen_number: order.sampleId ?? '',
-          status: input.results.final ? 'final' : 'partial',
-          interpretation: input.results.interpretation,
-        },
-      });
+      await storeResults(input.orderId, input.results);
     },
 
     /** Sandbox only: results for the order's lab test markers, shaped as a lab would report them. */
     async simulatedResults(input: { orderId: string; final: boolean; request: SimulationRequest }): Promise<ResultsInput> {
-      const [order] = await db.select().from(orders).where(eq(orders.id, input.orderId));
-      if (!order) throw new Error(`order ${input.orderId} not found`);
-      const expected = await db
+      // the order's redraw markers and its lab test's expected results, in one read (no marker: one row of nulls)
+      const rows = await db
         .select({
+          redrawMarkerSlugs: orders.redrawMarkerSlugs,
           name: markerResults.name,
           slug: markerResults.slug,
           providerId: markerResults.providerId,
@@ -133,12 +162,18 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
           loincSlug: loincCodes.slug,
           unit: loincCodes.unit,
         })
-        .from(labTestMarkers)
-        .innerJoin(markers, eq(markers.id, labTestMarkers.markerId))
-        .innerJoin(markerResults, eq(markerResults.markerId, markers.id))
+        .from(orders)
+        .leftJoin(labTestMarkers, eq(labTestMarkers.labTestId, orders.labTestId))
+        .leftJoin(markers, eq(markers.id, labTestMarkers.markerId))
+        .leftJoin(markerResults, eq(markerResults.markerId, markers.id))
         .leftJoin(loincCodes, eq(loincCodes.id, markerResults.loincId))
-        .where(eq(labTestMarkers.labTestId, order.labTestId))
+        .where(eq(orders.id, input.orderId))
         .orderBy(markers.id, markerResults.id);
+      if (rows.length === 0) throw new Error(`order ${input.orderId} not found`);
+      const order = { redrawMarkerSlugs: rows[0]!.redrawMarkerSlugs };
+      const expected = rows.flatMap(({ name, slug, providerId, loincCode, loincSlug, unit }) =>
+        name !== null && slug !== null ? [{ name, slug, providerId, loincCode, loincSlug, unit }] : [],
+      );
       // a redraw reports only the markers it draws again
       const drawn = order.redrawMarkerSlugs?.length ? expected.filter((e) => order.redrawMarkerSlugs!.includes(e.slug)) : expected;
       const simulated = simulateResults(input.orderId, drawn, {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { outboxEvents, webhookDeliveries, webhookEndpoints } from '../schema/index.js';
+import { compiledByShape } from './compiled.js';
 import { endpointWants } from './webhooks.js';
 
 export interface NewTeamEvent {
@@ -38,4 +39,53 @@ export async function recordTeamEvent(tx: DbOrTx, e: NewTeamEvent): Promise<stri
     where ${webhookEndpoints.enabled} and ${endpointWants(e.eventType)}
     returning endpoint_id`);
   return [...new Set([...rows].map((r) => r.endpoint_id))];
+}
+
+/** `recordTeamEvents`' statement for a list of event types (its shape), rendered once (compiled.ts). */
+const eventsStatement = compiledByShape((shape) => {
+  const types = shape.split(',');
+  const p = (i: number, name: string) => sql.placeholder(`${i}.${name}`);
+  const values = types.map(
+    (_, i) => sql`(${p(i, 'id')}::uuid, ${p(i, 'teamId')}::uuid, ${p(i, 'userId')}::uuid, ${p(i, 'clientUserId')}::text, ${p(i, 'eventType')}::text,
+      ${p(i, 'subjectId')}::uuid, ${p(i, 'data')}::jsonb, ${p(i, 'createdAt')}::timestamptz)`,
+  );
+  const wanted = types.map((type, i) => sql`(event.id = ${p(i, 'id')}::uuid and ${endpointWants(type)})`);
+  return sql`
+    with event as (
+      insert into ${outboxEvents} (id, team_id, user_id, client_user_id, event_type, subject_id, data, created_at)
+      values ${sql.join(values, sql`, `)}
+      on conflict do nothing
+      returning id, team_id, created_at
+    ), queued as (
+      insert into ${webhookDeliveries} (event_id, endpoint_id, team_id, status, trigger, attempts, next_attempt_at, created_at)
+      select event.id, ${webhookEndpoints.id}, ${webhookEndpoints.teamId}, 'pending', 'event', 0, event.created_at, event.created_at
+      from event join ${webhookEndpoints} on ${webhookEndpoints.teamId} = event.team_id
+      where ${webhookEndpoints.enabled} and (${sql.join(wanted, sql` or `)})
+      returning endpoint_id
+    )
+    select array(select id::text from event) as recorded, array(select distinct endpoint_id::text from queued) as endpoints`;
+});
+
+/**
+ * `recordTeamEvent` for several events in one statement (a step's order update and its critical-result
+ * event). Returns the events written now (a retry finds them written and gets none) and the endpoints that
+ * got work from them.
+ */
+export async function recordTeamEvents(tx: DbOrTx, events: NewTeamEvent[]): Promise<{ recorded: string[]; endpoints: string[] }> {
+  if (events.length === 0) return { recorded: [], endpoints: [] };
+  const statement = eventsStatement(events.map((e) => e.eventType).join(','));
+  const values = Object.fromEntries(
+    events.flatMap((e, i) => [
+      [`${i}.id`, e.id],
+      [`${i}.teamId`, e.teamId],
+      [`${i}.userId`, e.userId ?? null],
+      [`${i}.clientUserId`, e.clientUserId ?? null],
+      [`${i}.eventType`, e.eventType],
+      [`${i}.subjectId`, e.subjectId ?? null],
+      [`${i}.data`, JSON.stringify(e.data)],
+      [`${i}.createdAt`, e.createdAt.toISOString()],
+    ]),
+  );
+  const [row] = await tx.execute<{ recorded: string[]; endpoints: string[] }>(statement(values));
+  return { recorded: row?.recorded ?? [], endpoints: row?.endpoints ?? [] };
 }

@@ -1,7 +1,8 @@
-import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { aoeToWire } from '../../domain/orders/aoe.js';
 import type { DbOrTx } from '../client.js';
 import { labTestMarkers, labTests, labs, markers } from '../schema/index.js';
+import { rowFromJson } from './json-rows.js';
 
 type LabRow = typeof labs.$inferSelect;
 type MarkerRow = typeof markers.$inferSelect;
@@ -85,4 +86,45 @@ export async function loadLabTestViews(db: DbOrTx, teamId: string, ids: string[]
     out.set(test.id, toClientFacingLabTest(test, lab, links.filter((l) => l.labTestId === test.id).map((l) => l.marker)));
   }
   return out;
+}
+
+export type LabTestView = ReturnType<typeof toClientFacingLabTest>;
+
+/**
+ * One lab test as a single jsonb value inside a larger statement: its row, its lab and its markers (by id),
+ * each as `to_jsonb` of the row, for `labTestViewFromJson`. Only a test the team may see.
+ */
+export function labTestJson(labTestId: SQL, teamId: string | Placeholder): SQL {
+  return sql`(select jsonb_build_object(
+      'test', to_jsonb(t), 'lab', to_jsonb(l),
+      'markers', coalesce((select jsonb_agg(to_jsonb(m) order by m.id) from ${labTestMarkers} ltm join ${markers} m on m.id = ltm.marker_id where ltm.lab_test_id = t.id), '[]'::jsonb))
+    from ${labTests} t left join ${labs} l on l.id = t.lab_id
+    where t.id = ${labTestId} and (t.team_id is null or t.team_id = ${teamId}))`;
+}
+
+export function labTestViewFromJson(json: { test: Record<string, unknown>; lab: Record<string, unknown> | null; markers: Record<string, unknown>[] }): LabTestView {
+  return toClientFacingLabTest(
+    rowFromJson(labTests, json.test),
+    json.lab ? rowFromJson(labs, json.lab) : null,
+    json.markers.map((m) => rowFromJson(markers, m)),
+  );
+}
+
+/**
+ * Serialised lab tests this process has built, by id, with the version they were built from (the md5 of
+ * `labTestJson`: any change to the test, its lab or its markers changes it). A statement that reads an
+ * order's payload sends the version it knows and gets the lab test back only when it differs, so a cached
+ * view is never stale and an unchanged one is neither sent nor rebuilt.
+ */
+const cached = new Map<string, { version: string; view: LabTestView }>();
+const CACHED_LAB_TESTS = 512;
+
+export function cachedLabTestView(labTestId: string): { version: string; view: LabTestView } | null {
+  return cached.get(labTestId) ?? null;
+}
+
+export function cacheLabTestView(labTestId: string, version: string, view: LabTestView): void {
+  cached.delete(labTestId);
+  cached.set(labTestId, { version, view });
+  if (cached.size > CACHED_LAB_TESTS) cached.delete(cached.keys().next().value!);
 }

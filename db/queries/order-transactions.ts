@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { FINISHED_STATUSES } from '../../domain/orders/lifecycles.js';
 import type { LowLevelStatus } from '../../domain/orders/status.js';
 import type { DbOrTx } from '../client.js';
-import { orderTransactions, orders } from '../schema/index.js';
+import { orders } from '../schema/index.js';
 
 /** `order_transaction` as shown on every order (spec: the order object) and by GET /v3/order_transaction/{id}. */
 export interface OrderTransactionView {
@@ -30,49 +30,53 @@ export function transactionStatus(members: { id: string; low: string; parentId: 
   return members.some((m) => m.low === 'completed' || m.low === 'corrected') ? 'completed' : 'cancelled';
 }
 
+export type TransactionMember = OrderTransactionView['orders'][number];
+
+/** A transaction's view from its members (in ascending creation order), its status derived from them. */
+export function transactionView(id: string, members: TransactionMember[]): OrderTransactionView {
+  return { id, status: transactionStatus(members.map((o) => ({ id: o.id, low: o.low_level_status, parentId: o.parent_id }))), orders: members };
+}
+
+/** An order as its transaction lists it. */
+export function transactionMember(o: Pick<typeof orders.$inferSelect, 'id' | 'createdAt' | 'updatedAt' | 'lowLevelStatus' | 'lowLevelStatusCreatedAt' | 'origin' | 'parentId'>): TransactionMember {
+  return {
+    id: o.id,
+    created_at: o.createdAt.toISOString(),
+    updated_at: o.updatedAt.toISOString(),
+    low_level_status: o.lowLevelStatus,
+    low_level_status_created_at: o.lowLevelStatusCreatedAt.toISOString(),
+    origin: o.origin,
+    parent_id: o.parentId,
+  };
+}
+
 /** The team's transactions by id, with their orders in ascending creation order. */
 export async function orderTransactionViews(db: DbOrTx, teamId: string, transactionIds: string[]): Promise<Map<string, OrderTransactionView>> {
-  const views = new Map<string, OrderTransactionView>();
-  if (transactionIds.length === 0) return views;
+  if (transactionIds.length === 0) return new Map();
   const rows = await db
     .select({
       transactionId: orders.transactionId,
       id: orders.id,
       createdAt: orders.createdAt,
       updatedAt: orders.updatedAt,
-      low: orders.lowLevelStatus,
-      lowAt: orders.lowLevelStatusCreatedAt,
+      lowLevelStatus: orders.lowLevelStatus,
+      lowLevelStatusCreatedAt: orders.lowLevelStatusCreatedAt,
       origin: orders.origin,
       parentId: orders.parentId,
     })
     .from(orders)
     .where(and(eq(orders.teamId, teamId), inArray(orders.transactionId, transactionIds)))
     .orderBy(asc(orders.createdAt), asc(orders.id));
+  const members = new Map<string, TransactionMember[]>();
   for (const r of rows) {
-    const view = views.get(r.transactionId) ?? { id: r.transactionId, status: 'active' as const, orders: [] };
-    view.orders.push({
-      id: r.id,
-      created_at: r.createdAt.toISOString(),
-      updated_at: r.updatedAt.toISOString(),
-      low_level_status: r.low,
-      low_level_status_created_at: r.lowAt.toISOString(),
-      origin: r.origin,
-      parent_id: r.parentId,
-    });
-    views.set(r.transactionId, view);
+    const list = members.get(r.transactionId) ?? [];
+    list.push(transactionMember(r));
+    members.set(r.transactionId, list);
   }
-  for (const view of views.values()) {
-    view.status = transactionStatus(view.orders.map((o) => ({ id: o.id, low: o.low_level_status, parentId: o.parent_id })));
-  }
-  return views;
+  return new Map([...members].map(([id, list]) => [id, transactionView(id, list)]));
 }
 
 /** One transaction of the team, or null (another team's transaction is not found either). */
 export async function orderTransactionView(db: DbOrTx, teamId: string, transactionId: string): Promise<OrderTransactionView | null> {
   return (await orderTransactionViews(db, teamId, [transactionId])).get(transactionId) ?? null;
-}
-
-/** Opens the transaction of an initial order (idempotent). */
-export async function openOrderTransaction(db: DbOrTx, row: { id: string; teamId: string; createdAt: Date }): Promise<void> {
-  await db.insert(orderTransactions).values(row).onConflictDoNothing({ target: orderTransactions.id });
 }

@@ -114,13 +114,33 @@ export async function orderViews(
     orderTransactionViews(db, teamId, [...new Set(rows.map((r) => r.transactionId))]),
     latestAppointmentIds(db, rows.filter((r) => r.method === 'at_home_phlebotomy' || r.method === 'walk_in_test').map((r) => r.id)),
   ]);
-  const withRequisition = new Set(rows.filter((r) => hasRequisition((events.get(r.id) ?? []).map((e) => e.status))).map((r) => r.id));
-  const signer = withRequisition.size ? await urlSigner() : null;
-  const expiresAt = new Date(Date.now() + REQUISITION_URL_TTL_SECONDS * 1000);
+  const withRequisition = rows.some((r) => hasRequisition((events.get(r.id) ?? []).map((e) => e.status)));
+  const signer = withRequisition ? await urlSigner() : null;
   return rows.map((r) => {
-    const url = signer && withRequisition.has(r.id) ? signer.sign(requisitionDocumentPath(r.id), expiresAt) : null;
-    return toClientFacingOrder(r, events.get(r.id) ?? [], tests.get(r.labTestId) ?? {}, url, transactions.get(r.transactionId) ?? null, appointmentIds.get(r.id) ?? null);
+    const evs = events.get(r.id) ?? [];
+    return toClientFacingOrder(r, evs, tests.get(r.labTestId) ?? {}, requisitionUrl(r.id, evs, signer), transactions.get(r.transactionId) ?? null, appointmentIds.get(r.id) ?? null);
   });
+}
+
+/** The signed link to the order's requisition, valid for 7 days from now; null before the order has one. */
+function requisitionUrl(orderId: string, events: OrderEventRow[], signer: UrlSigner | null): string | null {
+  if (!signer || !hasRequisition(events.map((e) => e.status))) return null;
+  return signer.sign(requisitionDocumentPath(orderId), new Date(Date.now() + REQUISITION_URL_TTL_SECONDS * 1000));
+}
+
+/** Everything an order's payload is made of, read in one statement by the writer of a step (db/queries/order-steps.ts). */
+export interface OrderPayloadRows {
+  order: OrderRow;
+  events: OrderEventRow[];
+  labTest: Record<string, unknown>;
+  transaction: OrderTransactionView | null;
+  appointmentId: string | null;
+}
+
+/** The order as GET returns it, from rows already read: the same shaping as `orderViews`, without a read. */
+export function orderViewFromRows(rows: OrderPayloadRows, signer: UrlSigner): ClientFacingOrder {
+  const { order, events } = rows;
+  return toClientFacingOrder(order, events, rows.labTest, requisitionUrl(order.id, events, signer), rows.transaction, rows.appointmentId);
 }
 
 /** The order's appointment (`details.data.appointment_id`): its latest one, cancelled or not; none before booking. */

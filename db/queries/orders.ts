@@ -2,10 +2,11 @@ import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, t
 import type { CollectionMethod, LowLevelStatus } from '../../domain/orders/status.js';
 import { topLevelOf } from '../../domain/orders/status.js';
 import type { DbOrTx } from '../client.js';
-import { idempotencyKeys, labTests, orderEvents, orderResults, orders, teams, users, type ShipmentData } from '../schema/index.js';
-import { recordTeamEvent } from './events.js';
+import { idempotencyKeys, labTests, orderEvents, orderResults, orders, webhookDeliveries, type ShipmentData } from '../schema/index.js';
+import { recordTeamEvents, type NewTeamEvent } from './events.js';
+import { writeCreation, writeStep, type StepRead } from './order-steps.js';
+import type { OrderPayloadRows } from './order-view.js';
 import { transactionIdOf, uuidFrom } from '../../domain/orders/ids.js';
-import { openOrderTransaction } from './order-transactions.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
@@ -14,12 +15,30 @@ export type NewOrder = Omit<typeof orders.$inferInsert, 'status' | 'lowLevelStat
   transactionId?: string;
 };
 
-/** Builds the webhook payload of an order (the order exactly as GET returns it) inside the same transaction. */
-export type OrderPayloadBuilder = (tx: DbOrTx, teamId: string, orderId: string) => Promise<Record<string, unknown>>;
+/**
+ * Builds the webhook payload of an order (the order exactly as GET returns it). `fromRows` shapes it from
+ * the rows the writing statement read beside its write (no read of its own); a builder without it reads
+ * the order again inside the writer's transaction.
+ */
+export type OrderPayloadBuilder = ((tx: DbOrTx, teamId: string, orderId: string) => Promise<Record<string, unknown>>) & {
+  fromRows?: (rows: OrderPayloadRows) => Record<string, unknown>;
+};
 
 export interface OutboxEnvelope {
   id: string;
   eventType: string;
+}
+
+/** What a write of order steps did: whether it was new, and the webhook events it queued and for which endpoints. */
+export interface StepsWritten {
+  /** False when a retry found the order (or the step's event) already written. */
+  written: boolean;
+  /** Every webhook event of the write is queued now (a retry that finds them queued gets false: look them up to wake). */
+  queuedNow: boolean;
+  /** Endpoints that got deliveries from this write (wake them once it has committed). */
+  endpoints: string[];
+  /** The order as GET returns it after the write (its last webhook payload), when the write was new. */
+  order?: Record<string, unknown>;
 }
 
 /**
@@ -35,42 +54,50 @@ export async function insertOrderRecord(
   /** Status changes that follow creation at once (e.g. `awaiting_registration`), in the same transaction. */
   then: { low: LowLevelStatus; outbox: OutboxEnvelope }[] = [],
 ): Promise<boolean> {
+  return (await recordOrderCreation(db, order, idempotency, outbox, buildPayload, then)).written;
+}
+
+/**
+ * `insertOrderRecord`, telling which endpoints got work. One transaction of three statements (plus one per
+ * step in `then`): the order with its transaction, event 1 and idempotency key, read back with its payload's
+ * parts in the same statement; then every webhook event of the write in one statement.
+ */
+export async function recordOrderCreation(
+  db: DbOrTx,
+  order: NewOrder,
+  idempotency: { key: string; requestHash: string } | null,
+  outbox: OutboxEnvelope,
+  buildPayload: OrderPayloadBuilder,
+  then: { low: LowLevelStatus; outbox: OutboxEnvelope }[] = [],
+): Promise<StepsWritten> {
   return db.transaction(async (tx) => {
     const now = new Date();
+    const method = order.method as CollectionMethod;
     const transactionId = order.transactionId ?? transactionIdOf(order.id);
+    const record = {
+      ...order,
+      transactionId,
+      status: topLevelOf(method, 'ordered'),
+      lowLevelStatus: 'ordered',
+      lowLevelStatusCreatedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
     // an initial order opens its transaction; a redraw or recreation joins its parent's
-    if ((order.origin ?? 'initial') === 'initial') await openOrderTransaction(tx, { id: transactionId, teamId: order.teamId, createdAt: now });
-    const [created] = await tx
-      .insert(orders)
-      .values({
-        ...order,
-        transactionId,
-        status: topLevelOf(order.method as CollectionMethod, 'ordered'),
-        lowLevelStatus: 'ordered',
-        lowLevelStatusCreatedAt: now,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing({ target: orders.id })
-      .returning({ id: orders.id });
-    if (!created) return false;
-    await tx.insert(orderEvents).values({ orderId: order.id, id: 1, status: `received.${order.method}.ordered`, createdAt: now });
-    if (idempotency) {
-      await tx
-        .insert(idempotencyKeys)
-        .values({ teamId: order.teamId, key: idempotency.key, requestHash: idempotency.requestHash, orderId: order.id })
-        .onConflictDoNothing();
-    }
-    await writeOutbox(tx, order.teamId, order.id, outbox, buildPayload, now);
+    const opens = (order.origin ?? 'initial') === 'initial';
+    const created = await writeCreation(tx, record, `received.${order.method}.ordered`, idempotency, opens);
+    if (!created) return { written: false, queuedNow: false, endpoints: [] };
+    const events = [await outboxEvent(tx, order.teamId, created, outbox, buildPayload, now)];
+    let latest = events[0]!.data;
     for (const [i, step] of then.entries()) {
-      await applyTransition(
-        tx,
-        { teamId: order.teamId, orderId: order.id, eventId: 2 + i, method: order.method as CollectionMethod, low: step.low, statusDetail: null, patch: {}, outbox: step.outbox },
-        buildPayload,
-        new Date(now.getTime() + i + 1), // strictly after creation, so "latest event" stays well defined
-      );
+      const at = new Date(now.getTime() + i + 1); // strictly after creation, so "latest event" stays well defined
+      const read = await writeStep(tx, stepOf({ teamId: order.teamId, orderId: order.id, eventId: 2 + i, method, low: step.low, statusDetail: null, patch: {} }, at));
+      const stepped = await stepEvents(tx, { teamId: order.teamId, orderId: order.id, low: step.low, patch: {}, outbox: step.outbox }, read, buildPayload, at);
+      latest = stepped.find((e) => e.id === step.outbox.id)?.data ?? latest;
+      events.push(...stepped);
     }
-    return true;
+    const { recorded, endpoints } = await recordTeamEvents(tx, events);
+    return { written: true, queuedNow: recorded.length === events.length, endpoints, order: latest };
   });
 }
 
@@ -87,78 +114,85 @@ export interface TransitionPatch {
   hasMissingResults?: boolean;
 }
 
-/**
- * Records one status change: appends event `eventId`, updates the order row and appends the outbox
- * event, in one transaction. Idempotent on (order, event id): a retried activity changes nothing.
- */
-export async function recordTransition(
-  db: DbOrTx,
-  input: {
-    teamId: string;
-    orderId: string;
-    eventId: number;
-    method: CollectionMethod;
-    low: LowLevelStatus;
-    statusDetail: string | null;
-    patch: TransitionPatch;
-    outbox: OutboxEnvelope;
-  },
-  buildPayload: OrderPayloadBuilder,
-): Promise<boolean> {
-  return db.transaction((tx) => applyTransition(tx, input, buildPayload, new Date()));
+export interface TransitionInput {
+  teamId: string;
+  orderId: string;
+  eventId: number;
+  method: CollectionMethod;
+  low: LowLevelStatus;
+  statusDetail: string | null;
+  patch: TransitionPatch;
+  outbox: OutboxEnvelope;
 }
 
-async function applyTransition(
+/**
+ * Records one status change: appends event `eventId`, updates the order row and appends the outbox
+ * event. Idempotent on (order, event id): a retried activity changes nothing. Returns whether the event
+ * was new.
+ */
+export async function recordTransition(db: DbOrTx, input: TransitionInput, buildPayload: OrderPayloadBuilder): Promise<boolean> {
+  return (await recordStep(db, input, buildPayload)).written;
+}
+
+/**
+ * `recordTransition` in two statements, telling which endpoints got work. The first appends the event and
+ * updates the order row (both or neither: one statement) and reads back the payload's parts; the second
+ * queues the webhook events (idempotent on their ids). A crash between the two leaves the step's activity
+ * unfinished: its retry, which the order's workflow waits for before anything else, finds the event written
+ * and queues the webhook events then, with the order as it is at that moment (the same order: nothing else
+ * changes it in between).
+ */
+export async function recordStep(db: DbOrTx, input: TransitionInput, buildPayload: OrderPayloadBuilder): Promise<StepsWritten> {
+  const now = new Date();
+  const read = await writeStep(db, stepOf(input, now));
+  const events = await stepEvents(db, input, read, buildPayload, now);
+  const { recorded, endpoints } = await recordTeamEvents(db, events);
+  return { written: read.appended, queuedNow: recorded.length === events.length, endpoints };
+}
+
+function stepOf(input: Omit<TransitionInput, 'outbox'>, now: Date): Parameters<typeof writeStep>[1] {
+  const top = topLevelOf(input.method, input.low);
+  return {
+    teamId: input.teamId,
+    orderId: input.orderId,
+    eventId: input.eventId,
+    status: `${top}.${input.method}.${input.low}`,
+    statusDetail: input.statusDetail,
+    set: { ...input.patch, status: top, lowLevelStatus: input.low, lowLevelStatusCreatedAt: now, updatedAt: now },
+    now,
+  };
+}
+
+/** The webhook events of a recorded step: the order update (partial results only for teams asking for them) and a critical result. */
+async function stepEvents(
   tx: DbOrTx,
-  input: Parameters<typeof recordTransition>[1],
+  input: Pick<TransitionInput, 'teamId' | 'orderId' | 'low' | 'patch' | 'outbox'>,
+  read: StepRead,
   buildPayload: OrderPayloadBuilder,
   now: Date,
-): Promise<boolean> {
-  const top = topLevelOf(input.method, input.low);
-  const [appended] = await tx
-    .insert(orderEvents)
-    .values({
-      orderId: input.orderId,
-      id: input.eventId,
-      status: `${top}.${input.method}.${input.low}`,
-      statusDetail: input.statusDetail,
-      createdAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: orderEvents.id });
-  if (!appended) return false;
-  await tx
-    .update(orders)
-    .set({ ...input.patch, status: top, lowLevelStatus: input.low, lowLevelStatusCreatedAt: now, updatedAt: now })
-    .where(and(eq(orders.id, input.orderId), eq(orders.teamId, input.teamId)));
-  if (input.low !== 'partial_results' || (await partialWebhooksEnabled(tx, input.teamId))) {
-    await writeOutbox(tx, input.teamId, input.orderId, input.outbox, buildPayload, now);
-  }
+): Promise<NewTeamEvent[]> {
+  const events: NewTeamEvent[] = [];
+  // Partial results are announced only to teams whose configuration asks for them (BEHAVIOUR §1).
+  if (input.low !== 'partial_results' || read.partialWebhooks) events.push(await outboxEvent(tx, input.teamId, read, input.outbox, buildPayload, now));
   if (input.low === 'completed' && input.patch.interpretation === 'critical') {
-    await announceCriticalResult(tx, input.teamId, input.orderId, criticalResultEventId(input.outbox.id), now);
+    events.push(criticalResultEvent(input.teamId, read, criticalResultEventId(input.outbox.id), now));
   }
-  return true;
+  return events;
 }
 
 /** The id of the critical-result event beside an order update (stable across retries). */
 export const criticalResultEventId = (orderEventId: string): string => uuidFrom(`${orderEventId}:critical`);
 
 /** `labtest.result.critical` (BEHAVIOUR §3): final results with a critical interpretation, beside the order update. */
-async function announceCriticalResult(tx: DbOrTx, teamId: string, orderId: string, eventId: string, now: Date): Promise<void> {
-  const [row] = await tx
-    .select({ order: orders, clientUserId: users.clientUserId })
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .where(eq(orders.id, orderId));
-  if (!row) return;
-  const { order } = row;
-  await recordTeamEvent(tx, {
+function criticalResultEvent(teamId: string, read: StepRead, eventId: string, now: Date): NewTeamEvent {
+  const { order } = read.rows;
+  return {
     id: eventId,
     teamId,
     userId: order.userId,
-    clientUserId: row.clientUserId,
+    clientUserId: read.user?.clientUserId ?? null,
     eventType: 'labtest.result.critical',
-    subjectId: orderId,
+    subjectId: order.id,
     data: {
       order_id: order.id,
       sample_id: order.sampleId,
@@ -170,39 +204,35 @@ async function announceCriticalResult(tx: DbOrTx, teamId: string, orderId: strin
       updated_at: order.updatedAt.toISOString(),
     },
     createdAt: now,
-  });
+  };
 }
 
-/** Partial results are announced only to teams whose configuration asks for them (BEHAVIOUR §1). */
-async function partialWebhooksEnabled(tx: DbOrTx, teamId: string): Promise<boolean> {
-  const [team] = await tx.select({ on: teams.partialWebhooksEnabled }).from(teams).where(eq(teams.id, teamId));
-  return team?.on ?? false;
-}
-
-async function writeOutbox(
-  tx: DbOrTx,
-  teamId: string,
-  orderId: string,
-  outbox: OutboxEnvelope,
-  buildPayload: OrderPayloadBuilder,
-  now: Date,
-): Promise<void> {
-  const data = await buildPayload(tx, teamId, orderId);
-  const [user] = await tx
-    .select({ id: users.id, clientUserId: users.clientUserId })
-    .from(users)
-    .innerJoin(orders, eq(orders.userId, users.id))
-    .where(eq(orders.id, orderId));
-  await recordTeamEvent(tx, {
+async function outboxEvent(tx: DbOrTx, teamId: string, read: StepRead, outbox: OutboxEnvelope, buildPayload: OrderPayloadBuilder, now: Date): Promise<NewTeamEvent> {
+  const orderId = read.rows.order.id;
+  const data = buildPayload.fromRows ? buildPayload.fromRows(read.rows) : await buildPayload(tx, teamId, orderId);
+  return {
     id: outbox.id,
     teamId,
-    userId: user?.id ?? null,
-    clientUserId: user?.clientUserId ?? null,
+    userId: read.user?.id ?? null,
+    clientUserId: read.user?.clientUserId ?? null,
     eventType: outbox.eventType,
     subjectId: orderId,
     data,
     createdAt: now,
-  });
+  };
+}
+
+/**
+ * Whether the order row exists (written by the API's create, or by an earlier attempt), with the endpoints
+ * still owed deliveries of the given events, in one statement.
+ */
+export async function findOrderRecorded(db: DbOrTx, orderId: string, eventIds: string[]): Promise<{ present: boolean; endpoints: string[] }> {
+  const rows = await db.execute<{ present: boolean; endpoints: string[] }>(sql`
+    select exists (select 1 from ${orders} where ${orders.id} = ${orderId}) as present,
+      array(select distinct ${webhookDeliveries.endpointId}::text from ${webhookDeliveries}
+            where ${webhookDeliveries.eventId} = any(${`{${eventIds.join(',')}}`}::uuid[]) and ${webhookDeliveries.status} = 'pending') as endpoints`);
+  const row = [...rows][0];
+  return { present: row?.present ?? false, endpoints: row?.endpoints ?? [] };
 }
 
 export async function findOrder(db: DbOrTx, teamId: string, orderId: string): Promise<OrderRow | null> {

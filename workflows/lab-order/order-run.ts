@@ -10,7 +10,7 @@ import type { AppointmentChange, LabOrderInput, SimulationRequest } from './defi
 import { type Job, type Outcome, isTestkitState } from './jobs.js';
 import { reservationExpiry } from './reservation.js';
 import { shipmentPatch, type ShipmentRecord } from './shipment.js';
-import { RESERVED_APPOINTMENTS, SIMULATION_BOOKS_APPOINTMENTS, STEPS_AS_LOCAL_ACTIVITIES, acts, localActs, poisonOf, providerRefusal, refused } from './steps.js';
+import { RESERVED_APPOINTMENTS, RESULTS_STORED_WITH_STEP, SIMULATION_BOOKS_APPOINTMENTS, STEPS_AS_LOCAL_ACTIVITIES, acts, localActs, poisonOf, providerRefusal, refused } from './steps.js';
 
 type TransitionPatch = Parameters<typeof acts.recordTransition>[0]['patch'];
 
@@ -68,7 +68,8 @@ export class OrderRun<S extends TestkitState | DrawState> {
     if (!d.ok) throw refused(d.reason);
   }
 
-  async record(low: LowLevelStatus, statusDetail: string | null, patch: TransitionPatch): Promise<void> {
+  /** Records one status; `storeResults`: the activity stores `patch.results` first (RESULTS_STORED_WITH_STEP). */
+  async record(low: LowLevelStatus, statusDetail: string | null, patch: TransitionPatch, storeResults = false): Promise<void> {
     const eventId = this.events + 1;
     await this.steps().recordTransition({
       teamId: this.input.teamId,
@@ -79,6 +80,7 @@ export class OrderRun<S extends TestkitState | DrawState> {
       statusDetail,
       outboxEventId: uuid4(),
       patch,
+      ...(storeResults ? { storeResults } : {}),
     });
     this.events = eventId;
     if (this.searchable) upsertSearchAttributes(searchAttributePairs({ status: low }));
@@ -124,11 +126,14 @@ export class OrderRun<S extends TestkitState | DrawState> {
           if (job.appointment && !job.ownChange) return { ok: false, reason };
         }
       }
-      if (job.results) await this.steps().storeResults({ orderId: input.orderId, results: job.results });
+      // results are stored with the first status they bring (older histories: by an activity of their own first)
+      const resultsWithStep = !!job.results && decision.steps.length > 0 && patched(RESULTS_STORED_WITH_STEP);
+      if (job.results && !resultsWithStep) await this.steps().storeResults({ orderId: input.orderId, results: job.results });
       if (job.results?.final) this.missingSlugs = (job.results.missingResults ?? []).map((m) => m.slug);
       if (job.shipment) this.shipment = shipmentPatch(this.shipment, job.shipment, uuid4(), new Date(workflowNow()).toISOString());
       for (const [i, low] of decision.steps.entries()) {
-        await this.record(low, job.statusDetail ?? null, i === 0 ? { registration: job.registration ?? null, shipment: this.shipment, results: job.results ?? null } : {});
+        const first = i === 0;
+        await this.record(low, job.statusDetail ?? null, first ? { registration: job.registration ?? null, shipment: this.shipment, results: job.results ?? null } : {}, first && resultsWithStep);
       }
     } catch (err) {
       const poison = poisonOf(err);

@@ -42,6 +42,11 @@ export const SIMULATION_BOOKS_APPOINTMENTS = 'order-simulation-books-appointment
 export const REDRAW_MISSING_MARKERS = 'order-redraw-missing-markers-only';
 /** Orders carry the service's search attributes (team, status, method, user); older histories set none. */
 export const SEARCH_ATTRIBUTES_SET = 'order-search-attributes';
+/**
+ * Results are stored by the local activity that records their step (one activity instead of two, the results
+ * sent once); older histories store them in an activity of their own first.
+ */
+export const RESULTS_STORED_WITH_STEP = 'order-results-stored-with-step';
 /** Reserved appointments are confirmed with the requisition, and cancelled when it does not come in time (older histories: neither). */
 export const RESERVED_APPOINTMENTS = 'order-reserved-appointments-confirmed-or-expired';
 
