@@ -167,7 +167,7 @@ async function main(): Promise<void> {
     // get the second core instead of sharing the API's event loop.
     const worker = await startWorkerProcess({ DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address }, logger);
     stops.push({ name: `worker process (in-flight activities get ${WORKER_GRACE})`, stop: () => worker.stop() });
-    worker.exited.then((code) => {
+    void worker.exited.then((code) => {
       if (stopping) return;
       process.stderr.write(`\nthe worker process exited (${code}): stopping the stack\n`);
       void shutdown(1);
