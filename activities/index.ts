@@ -6,10 +6,7 @@ import { parseSchedule } from '../domain/webhooks/retry.js';
 import { loadConfig, type Config } from '../lib/config.js';
 import { wakeEndpoints } from '../lib/webhook-wake.js';
 import { createWebhookActivities, type WebhookSettings } from './webhooks/index.js';
-import { loadLabTestViews } from '../db/queries/lab-test-view.js';
-import { orderView, orderViewFromRows } from '../db/queries/order-view.js';
-import type { UrlSigner } from '../lib/url-signing.js';
-import type { OrderPayloadBuilder } from '../db/queries/orders.js';
+import { orderPayloadBuilder } from '../db/queries/order-view.js';
 import type { Logger } from '../lib/logger.js';
 import { createOrderActivities } from './orders/index.js';
 import { createAppointmentActivities } from './appointments/index.js';
@@ -55,22 +52,7 @@ export function webhookSettings(config: ActivityDeps['config'] = {}): WebhookSet
   };
 }
 
-/**
- * The order exactly as GET /v3/order/{id} returns it, read inside the writing transaction. It takes a
- * loaded signer: inside a transaction nothing may wait for another pool connection (a full pool would
- * wait on itself).
- */
-export function orderPayloadBuilder(signer: UrlSigner): OrderPayloadBuilder {
-  const source = () => Promise.resolve(signer);
-  const build: OrderPayloadBuilder = async (tx, teamId, orderId) => {
-    const view = await orderView(tx, teamId, orderId, loadLabTestViews, source);
-    if (!view) throw new Error(`order ${orderId} not found while building its event`);
-    return view;
-  };
-  // the writers of order steps read the rows in their own statement: shaped here, the same way as GET
-  build.fromRows = (rows) => orderViewFromRows(rows, signer);
-  return build;
-}
+export { orderPayloadBuilder };
 
 /** All activities, built from their dependencies; worker.ts wires the real ones, tests may override. */
 export function createActivities(deps: ActivityDeps) {

@@ -25,7 +25,7 @@ import type { CpuProfile } from './cpu-budget.js';
 
 const N = Number(process.env.BENCH_ORDERS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const ACTIVITY_CALLS = 10; // createOrderRecord, 7 × recordTransition, simulatedResults, storeResults
+const ACTIVITY_CALLS = 9; // createOrderRecord, 7 × recordTransition (the last stores the results), simulatedResults
 const BASELINE_TASK_QUEUE = 'bench-baseline';
 /** BENCH_TOPOLOGY: `split` (default: API and worker as two processes, as production runs them) or `single`. */
 const TOPOLOGY = process.env.BENCH_TOPOLOGY ?? 'split';

@@ -4,7 +4,8 @@ import type { UrlSigner } from '../../lib/url-signing.js';
 import { desc, inArray } from 'drizzle-orm';
 import { appointments } from '../schema/appointments.js';
 import type { DbOrTx } from '../client.js';
-import type { OrderEventRow, OrderRow } from './orders.js';
+import type { OrderEventRow, OrderPayloadBuilder, OrderRow } from './orders.js';
+import { loadLabTestViews } from './lab-test-view.js';
 import { findOrder, listOrderEvents } from './orders.js';
 import { orderTransactionViews, type OrderTransactionView } from './order-transactions.js';
 
@@ -165,4 +166,21 @@ export async function orderView(
   if (!order) return null;
   const [view] = await orderViews(db, teamId, [order], loadLabTests, urlSigner);
   return view ?? null;
+}
+
+/**
+ * The order exactly as GET /v3/order/{id} returns it, read inside the writing transaction. It takes a
+ * loaded signer: inside a transaction nothing may wait for another pool connection (a full pool would
+ * wait on itself).
+ */
+export function orderPayloadBuilder(signer: UrlSigner): OrderPayloadBuilder {
+  const source = () => Promise.resolve(signer);
+  const build: OrderPayloadBuilder = async (tx, teamId, orderId) => {
+    const view = await orderView(tx, teamId, orderId, loadLabTestViews, source);
+    if (!view) throw new Error(`order ${orderId} not found while building its event`);
+    return view;
+  };
+  // the writers of order steps read the rows in their own statement: shaped here, the same way as GET
+  build.fromRows = (rows) => orderViewFromRows(rows, signer);
+  return build;
 }

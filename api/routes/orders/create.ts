@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { isInvalidData } from '../../../domain/failures.js';
 import type { Context } from 'hono';
-import type { NewOrder, OrderPayloadBuilder } from '../../../db/queries/orders.js';
-import { findIdempotencyKey, insertOrderRecord } from '../../../db/queries/orders.js';
+import type { NewOrder } from '../../../db/queries/orders.js';
+import { findIdempotencyKey, recordOrderCreation } from '../../../db/queries/orders.js';
 import { findLabAccount, labOfLabTest } from '../../../db/queries/lab-accounts.js';
-import { orderView, type ClientFacingOrder } from '../../../db/queries/order-view.js';
+import { orderPayloadBuilder, orderView, type ClientFacingOrder } from '../../../db/queries/order-view.js';
 import { findUser } from '../../../db/queries/users.js';
 import { requestHash, transactionIdOf, uuidFrom } from '../../../domain/orders/ids.js';
 import { stepsAfterCreation } from '../../../domain/orders/lifecycles.js';
@@ -113,22 +113,21 @@ export async function startOrder(
     if (!(err instanceof WorkflowExecutionAlreadyStartedError) || !options.idempotency) throw err;
     running = false;
   }
-  // The order as its last creating step left it: built inside the transaction for its webhook event, and
-  // answered as it is when this request's write is the one that created the order.
-  let built: ClientFacingOrder | null = null;
+  // The order as its last creating step left it (built in the transaction for its webhook event): the answer
+  // when this request's write is the one that created the order.
+  let built: Record<string, unknown> | undefined;
   if (running) {
     try {
-      const created = await insertOrderRecord(
+      const written = await recordOrderCreation(
         deps.db,
         input.record,
         input.idempotency,
         { id: recorded.outboxEventId, eventType: ORDER_EVENT_TYPES.created },
-        await payloadBuilder(deps, (view) => (built = view)),
+        orderPayloadBuilder(await deps.urlSigner()), // loaded first: inside the transaction nothing may wait on the pool
         steps.map((low, i) => ({ low, outbox: { id: recorded.then[i]!, eventType: ORDER_EVENT_TYPES.updated } })),
       );
-      if (!created) built = null;
+      built = written.order;
     } catch (err) {
-      built = null;
       await afterLostWrite(deps, workflowId, err);
     }
   }
@@ -140,18 +139,6 @@ export async function startOrder(
   const order = await orderView(deps.db, teamId, orderId, deps.loadLabTests, deps.urlSigner);
   if (!order) throw new HttpError(422, 'The order could not be recorded: its first attempt under this idempotency key was refused.');
   return { order, status: 'success', message: CREATED_MESSAGE };
-}
-
-/** The order as GET returns it, read inside the writing transaction (its `labtest.order.*` payloads). */
-async function payloadBuilder(deps: OrdersDeps, seen: (view: ClientFacingOrder) => void): Promise<OrderPayloadBuilder> {
-  // loaded before the transaction: inside it nothing may wait on another pool connection
-  const signer = await deps.urlSigner();
-  return async (tx, teamId, orderId) => {
-    const view = await orderView(tx, teamId, orderId, deps.loadLabTests, () => Promise.resolve(signer));
-    if (!view) throw new Error(`order ${orderId} not found while building its event`);
-    seen(view);
-    return view;
-  };
 }
 
 /**
