@@ -87,12 +87,19 @@ describe('npm run dev from a private directory', () => {
       const user = await call('POST', '/v2/user', { client_user_id: 'first-run' });
       const tests = await call('GET', '/v3/lab_test?collection_method=testkit');
       const labTestId = (tests.json.data as { id: string }[])[0]!.id;
-      const shipping = { receiver_name: 'Jane Doe', first_line: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US', phone_number: '+14155552671' };
-      const created = await call('POST', '/v3/order/testkit', { user_id: user.json.user_id, lab_test_id: labTestId, shipping_details: shipping });
+      const created = await call('POST', '/v3/order', {
+        user_id: user.json.user_id,
+        order_set: { lab_test_ids: [labTestId] },
+        patient_details: { first_name: 'Jane', last_name: 'Doe', dob: '1980-01-01', gender: 'female', phone_number: '+14155552671', email: 'jane@example.com' },
+        patient_address: { first_line: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
+      });
       expect(created.status).toBe(200);
       const orderId = created.json.order.id as string;
       expect((await call('POST', `/v3/order/${orderId}/test?final_status=completed.testkit.completed&delay=0`)).status).toBe(200);
-      await eventually(async () => (await call('GET', `/v3/order/${orderId}`)).json.status === 'completed', 60_000, 250);
+      await eventually(async () => (await call('GET', `/v3/order/${orderId}`)).json.status === 'completed', 60_000, 250).catch(async (err: unknown) => {
+        process.stderr.write(`[first-run] order: ${JSON.stringify((await call('GET', `/v3/order/${orderId}`)).json.events)}\n`);
+        throw err;
+      });
       const sent = Date.now();
       run.child.kill('SIGINT');
       const { code, at } = await run.exited;
