@@ -6,6 +6,7 @@ import type * as Tesseract from 'tesseract.js';
 import type { Worker } from 'tesseract.js';
 import { createCanvas, type Image, loadImage } from '@napi-rs/canvas';
 import { type TextLine, UNREADABLE } from '../../domain/lab-report/types.js';
+import { ocrQueueDepth } from '../../lib/metrics.js';
 import { cleanWord, joinUnitPieces, repairUnit } from './ocr-text.js';
 
 /**
@@ -161,6 +162,7 @@ interface OcrLine {
  * reports PDF points like its text layer would; an uploaded image reports pixels (scale 1).
  */
 export function recognize(image: Buffer, scale = 1): Promise<OcrPage> {
+  ocrQueueDepth.inc();
   const job = queue.then(async () => {
     if (idleTimer) clearTimeout(idleTimer);
     running ??= start();
@@ -188,6 +190,7 @@ export function recognize(image: Buffer, scale = 1): Promise<OcrPage> {
     }
   });
   queue = job.catch(() => undefined);
+  void queue.then(() => ocrQueueDepth.dec());
   return job;
 }
 
