@@ -42,7 +42,7 @@ const VALUE_KINDS = new Set(['num', 'pct', 'cmp', 'ratio', 'qual']);
  * its value in running text ("Sodium — 140") go. A hyphen is kept when it hugs a word ("HCV Ab-").
  */
 function cleanName(raw: string): string {
-  const name = raw.replace(/^[\s*•·▪◦‣\-–—>]+/, '').replace(/\.{2,}/g, ' ');
+  const name = raw.replace(/^[\s*•·▪◦‣\-–—>]+/, '').replace(/(?:\.{2,}|…)[.…]*/g, ' ');
   return squash(name.replace(/(?:\s+-|[\s:.,;=_–—])+$/, ''));
 }
 
