@@ -242,6 +242,13 @@ function assignColumns(chunks: Chunk[], layout: ColumnLayout): Map<ColumnRole, s
   if (layout.positioned && chunks.every((c) => c.positioned)) chunks.forEach((c) => add(columnOf(layout, c), c.text));
   else if (chunks.length === layout.columns.length) chunks.forEach((c, i) => add(layout.columns[i]!.role, c.text));
   else return undefined;
+  // A short number right-aligned under a wide result heading can start past the midpoint to the unit's
+  // heading: with the result column empty, a unit column that begins with a number begins with the result.
+  const unit = cells.get('unit');
+  if (!cells.has('result') && unit && unit.length >= 2 && /^[<>]?\s*\d/.test(unit[0]!)) {
+    cells.set('result', [unit[0]!]);
+    cells.set('unit', unit.slice(1));
+  }
   return cells;
 }
 

@@ -37,6 +37,20 @@ describe('header cells OCR joined', () => {
   });
 });
 
+describe('a short value right-aligned under a wide result heading', () => {
+  it('is the result when it starts past the midpoint to the unit heading and the result column is empty', () => {
+    const page = {
+      page: 1,
+      source: 'ocr' as const,
+      lines: [
+        cells(100, ['Analyses', 96, 70], ['Résultats', 500, 80], ['Unités', 600, 50], ['Valeurs de référence', 719, 160]),
+        cells(140, ['ACIDE URIQUE', 95, 110], ['41', 556, 18], ['mg/L', 611, 35], ['(26 à 60)', 715, 75]),
+      ],
+    };
+    expect(parseLabReport([page]).results.map((r) => [r.test_name, r.value, r.units, r.reference_range_text])).toEqual([['ACIDE URIQUE', '41', 'mg/L', '26 à 60']]);
+  });
+});
+
 describe('test names OCR misread by one look-alike', () => {
   it('repairs a short word into a name the LOINC table knows', () => {
     expect(repairOcrName('Het')).toBe('Hct');
