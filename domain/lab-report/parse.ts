@@ -173,7 +173,7 @@ class ReportReader {
       this.layout = header;
       return;
     }
-    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName };
+    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page) };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);

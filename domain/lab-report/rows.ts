@@ -33,6 +33,8 @@ export interface RowOptions {
   layout?: ColumnLayout;
   /** Says whether a name ending in a number is a real test name ("CA 125"), from the LOINC table. */
   isKnownName: (name: string) => boolean;
+  /** The line was read by OCR, which garbles a word now and then ("37  ws  (5-50)" for "37 U/L (5-50)"). */
+  ocr?: boolean;
 }
 
 const VALUE_KINDS = new Set(['num', 'pct', 'cmp', 'ratio', 'qual']);
@@ -286,7 +288,9 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   const resultTokens = tokensOf([{ text: text('result') }], 0, opts.decimalComma);
   const f = assignFields(resultTokens, opts, false);
   const unitText = withoutSignCells(cells.get('unit') ?? []);
-  if (!f.value || f.leftoverWords > 0 || name === '' || !unitCellOk(unitText) || crowded(resultTokens, true)) return undefined;
+  // From OCR, one garbled word beside a value that has a unit or a range is left out rather than the row.
+  const garbled = opts.ocr === true && f.leftoverWords === 1 && (f.unit !== undefined || f.range !== undefined);
+  if (!f.value || (f.leftoverWords > 0 && !garbled) || name === '' || !unitCellOk(unitText) || crowded(resultTokens, true)) return undefined;
   if (unitText !== '') f.unit = unitText;
   const sign = (cells.get('unit') ?? []).find((c) => SIGN_CELL.test(c.trim()) || isFlagCell(c));
   if (sign && !f.flag) f.flag = parseFlag(sign);

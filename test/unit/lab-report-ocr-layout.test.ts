@@ -51,6 +51,31 @@ describe('a short value right-aligned under a wide result heading', () => {
   });
 });
 
+describe('one garbled OCR word beside a value', () => {
+  const report = (source: 'ocr' | 'text_layer') => [
+    {
+      page: 1,
+      source,
+      lines: [
+        cells(100, ['Date', 90, 30], ['26/03/24', 293, 60], ['27/09/24', 393, 60], ['19/12/24', 492, 60]),
+        cells(120, ['GGT', 80, 30], ['39', 323, 18], ['34', 423, 18], ['37', 523, 18], ['ws', 572, 20], ['(5-50)', 714, 45]),
+        cells(140, ['Bilirubin', 83, 60], ['15', 324, 18], ['14', 424, 18], ['13', 524, 18], ['umol/L', 573, 45], ['(2-20)', 716, 45]),
+      ],
+    },
+  ];
+
+  it('is left out of an OCR row that has a range, and the row is read', () => {
+    expect(parseLabReport(report('ocr')).results.map((r) => [r.test_name, r.value, r.units ?? null])).toEqual([
+      ['GGT', '37', null],
+      ['Bilirubin', '13', 'umol/L'],
+    ]);
+  });
+
+  it('still keeps a printed row with an unexplained word from being read through the columns', () => {
+    expect(parseLabReport(report('text_layer')).results.map((r) => r.test_name)).not.toContain('GGT');
+  });
+});
+
 describe('test names OCR misread by one look-alike', () => {
   it('repairs a short word into a name the LOINC table knows', () => {
     expect(repairOcrName('Het')).toBe('Hct');
