@@ -56,9 +56,9 @@ export function repairUnit(word: string): string {
     if (unit) return `${glued[1]} ${unit}`;
   }
   if (/^\d/.test(word) || !/\p{L}/u.test(word)) return word;
-  // "mmol/L.", "g/l:": a speck closing a unit.
+  // "mmol/L.", "g/l:": a speck closing a unit ("s." and "h." are abbreviations, not seconds and hours).
   const bare = word.replace(/[.,:;]+$/, '');
-  if (bare !== word && bare.length >= 1) return isUnitToken(bare) ? bare : withSlash(bare) ?? word;
+  if (bare !== word) return bare.length >= 2 && isUnitToken(bare) ? bare : (withSlash(bare) ?? word);
   const slashed = withSlash(word);
   if (slashed) return slashed;
   for (let i = 0; i < word.length; i++) {

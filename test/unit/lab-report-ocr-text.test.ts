@@ -52,7 +52,7 @@ describe('repairUnit: a single look-alike swap that makes a known unit', () => {
   });
 
   it('never reads millilitres or words as a unit that lost its slash', () => {
-    for (const w of ['mL', 'ml', 'HDL', 'LDL', 'Hgb', 'INR', 'pH', 'IgG', 'Fer', 'Total', 'Ratio', 'UM', 'gn.']) expect(repairUnit(w)).toBe(w);
+    for (const w of ['mL', 'ml', 'HDL', 'LDL', 'Hgb', 'INR', 'pH', 'IgG', 'Fer', 'Total', 'Ratio', 'UM', 'gn.', 's.', 'h.', 'n.n.']) expect(repairUnit(w)).toBe(w);
   });
 
   it('leaves known units, names, numbers and words that no single swap makes a unit', () => {
