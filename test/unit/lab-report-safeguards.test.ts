@@ -150,6 +150,12 @@ describe('impossibleValue: limits no human sample reaches', () => {
     ['2345-7', 650, 'mg/dL', false],
   ] as const)('%s %s %s → %s', (code, value, unit, impossible) => expect(impossibleValue(code, value, unit)).toBe(impossible));
 
+  it('with a unit that is no unit (OCR garbage), judges the value in every unit of the analyte', () => {
+    expect(impossibleValue('6301-6', 81, 'GENE')).toBe(true);
+    expect(impossibleValue('6301-6', 1.1, 'GENE')).toBe(false);
+    expect(impossibleValue('718-7', 129, 'ws')).toBe(false); // possible in g/L
+  });
+
   it('says nothing for analytes or units it has no limits for', () => {
     expect(impossibleValue('3016-3', 9999, 'mIU/L')).toBe(false);
     expect(impossibleValue('2823-3', 43, 'mg/dL')).toBe(false);
