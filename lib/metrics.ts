@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The service's Prometheus metrics, one registry per process (`GET /metrics` on the API; the worker
@@ -51,6 +51,28 @@ export const workflowStarts = new Counter({
   name: 'labflow_workflow_starts_total',
   help: 'Workflows started by this process (API or worker), by workflow type and outcome (started, already_started, failed)',
   labelNames: ['workflow_type', 'outcome'] as const,
+  registers: [registry],
+});
+
+/** Lab report pages read by this process: `text` from a PDF's text layer, `ocr` by tesseract (images, scanned pages). */
+export const parserPages = new Counter({
+  name: 'labflow_parser_pages_total',
+  help: 'Lab report pages whose text was extracted, by kind: text (PDF text layer) or ocr (images and scanned PDF pages)',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+
+export const parserPageDuration = new Histogram({
+  name: 'labflow_parser_page_duration_seconds',
+  help: 'Time to extract the text of one lab report page (rendering and OCR included), by kind: text or ocr',
+  labelNames: ['kind'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120],
+  registers: [registry],
+});
+
+export const ocrQueueDepth = new Gauge({
+  name: 'labflow_parser_ocr_queue_depth',
+  help: "Pages waiting for or being read by this process's OCR worker",
   registers: [registry],
 });
 

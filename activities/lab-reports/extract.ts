@@ -5,6 +5,7 @@ import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dis
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import type { ExtractedPage, FailureReason, TextLine } from '../../domain/lab-report/types.js';
 import type { ExtractionSummary } from '../../db/schema/lab-reports.js';
+import { parserPageDuration, parserPages } from '../../lib/metrics.js';
 import { MAX_PDF_PAGES, checkImage } from '../../lib/report-files.js';
 import type { ParsingJobMime } from '../../workflows/lab-report/definitions.js';
 import { prepareImage } from './image-prep.js';
@@ -46,6 +47,12 @@ const PDFJS_ASSETS = {
   cMapUrl: `${join(pdfjsRoot, 'cmaps')}/`,
   cMapPacked: true,
 };
+
+/** One page read: counted, and timed from `started` (performance.now()), by kind. */
+function pageRead(kind: 'text' | 'ocr', started: number): void {
+  parserPages.inc({ kind });
+  parserPageDuration.observe({ kind }, (performance.now() - started) / 1000);
+}
 
 const invalid = (detail: string): ExtractionResult => ({ ok: false, reason: 'invalid_input', detail });
 
@@ -92,6 +99,7 @@ async function extractPdf(bytes: Uint8Array, options: ExtractOptions): Promise<E
     const ocrPages: number[] = [];
     const confidences: number[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
+      const started = performance.now();
       let page: PDFPageProxy;
       let lines: TextLine[];
       try {
@@ -103,6 +111,7 @@ async function extractPdf(bytes: Uint8Array, options: ExtractOptions): Promise<E
       const visible = lines.reduce((s, l) => s + l.text.replace(/\s/g, '').length, 0);
       if (visible >= MIN_TEXT_LAYER_CHARS) {
         pages.push({ page: n, lines, source: 'text_layer' });
+        pageRead('text', started);
       } else {
         // A scanned page: render it and read it like a photo.
         const { png, scale } = await renderPage(page);
@@ -110,6 +119,7 @@ async function extractPdf(bytes: Uint8Array, options: ExtractOptions): Promise<E
         pages.push({ page: n, lines: ocr.lines, source: 'ocr', ocrConfidence: ocr.confidence });
         ocrPages.push(n);
         confidences.push(ocr.confidence);
+        pageRead('ocr', started);
       }
       page.cleanup();
       options.onPage?.(n, doc.numPages);
@@ -211,6 +221,7 @@ export async function extractImages(images: { bytes: Uint8Array; mime: ImageMime
   const confidences: number[] = [];
   for (const [k, { bytes, mime }] of images.entries()) {
     const n = k + 1;
+    const started = performance.now();
     const image = await loadPageImage(bytes, mime);
     if ('error' in image) {
       return invalid(images.length === 1 ? `The image could not be decoded: ${image.error}` : `Image ${n} could not be decoded: ${image.error}`);
@@ -219,6 +230,7 @@ export async function extractImages(images: { bytes: Uint8Array; mime: ImageMime
     const ocr = await recognize(prepared.png, prepared.scale);
     pages.push({ page: n, lines: ocr.lines, source: 'ocr', ocrConfidence: ocr.confidence });
     confidences.push(ocr.confidence);
+    pageRead('ocr', started);
     options.onPage?.(n, images.length);
   }
   return { ok: true, pages, summary: summary(images.length, pages.map((p) => p.page), confidences) };

@@ -8,14 +8,14 @@ import { isUnitToken } from '../../domain/lab-report/units.js';
  */
 
 /** Marks that are never part of a lab report word's edge, but are what specks look like. */
-const STRAY = /^[„“”‘’`´'"°^~«»·•,.:;]+|[„“”‘’`´'"°^~«»·•]+$/g;
+const STRAY = /^[„“”‘’‚‛`´'"°^~«»·•…,.:;]+|[„“”‘’‚‛`´'"°^~«»·•…]+$/g;
 
 /** One word, stripped of stray marks at its edges; "" when nothing of it is left worth keeping. */
 export function cleanWord(raw: string): string {
   let w = raw.trim();
   // A leading point is kept when a number follows it directly (".5"): the plausibility check judges that.
   const leadingPoint = /^[.,]\d/.test(w);
-  w = leadingPoint ? w.replace(/[„“”‘’`´'"°^~«»·•]+$/g, '') : w.replace(STRAY, '');
+  w = leadingPoint ? w.replace(/[„“”‘’‚‛`´'"°^~«»·•…]+$/g, '') : w.replace(STRAY, '');
   // Braces are bracket misreadings next to a number: "{150 - 400)" → "(150 - 400)".
   w = w.replace(/^\{(?=[\d<>.,-])/, '(').replace(/(?<=[\d.,%])\}$/, ')');
   // A number closed by a stray comma or point ("5.01,", "98."): the mark is not part of it.
@@ -49,7 +49,18 @@ export function repairUnit(word: string): string {
   const power = /^([x×*]?10)4(3|6|9|12)(\/[a-zµμ]+)$/i.exec(word);
   if (power && isUnitToken(`${power[1]}^${power[2]}${power[3]}`)) return `${power[1]}^${power[2]}${power[3]}`;
   if (word.length < 2 || word.length > 14 || isUnitToken(word)) return word;
+  // "15UL": a value run into a unit that lost its slash; the digits stay as read.
+  const glued = /^(\d+(?:[.,]\d+)?)(\p{L}{2,}[.,:;]?)$/u.exec(word);
+  if (glued && !isUnitToken(glued[2]!)) {
+    const unit = withSlash(glued[2]!.replace(/[.,:;]$/, ''));
+    if (unit) return `${glued[1]} ${unit}`;
+  }
   if (/^\d/.test(word) || !/\p{L}/u.test(word)) return word;
+  // "mmol/L.", "g/l:": a speck closing a unit ("s." and "h." are abbreviations, not seconds and hours).
+  const bare = word.replace(/[.,:;]+$/, '');
+  if (bare !== word) return bare.length >= 2 && isUnitToken(bare) ? bare : (withSlash(bare) ?? word);
+  const slashed = withSlash(word);
+  if (slashed) return slashed;
   for (let i = 0; i < word.length; i++) {
     for (const [from, tos] of LOOK_ALIKES) {
       if (!word.startsWith(from, i)) continue;
@@ -60,6 +71,20 @@ export function repairUnit(word: string): string {
     }
   }
   return word;
+}
+
+/**
+ * "gL", "UL", "mmolL": a unit whose slash OCR lost, when putting one back between two letters makes a
+ * known unit. "mL" and "ml" are millilitres, not a lost "m/L".
+ */
+function withSlash(word: string): string | undefined {
+  if (word.includes('/') || word.length < 2 || /^m[lL]$/.test(word)) return undefined;
+  for (let i = 1; i < word.length; i++) {
+    if (!/\p{L}/u.test(word[i - 1]!) || !/\p{L}/u.test(word[i]!)) continue;
+    const candidate = `${word.slice(0, i)}/${word.slice(i)}`;
+    if (isUnitToken(candidate)) return candidate;
+  }
+  return undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import type * as Tesseract from 'tesseract.js';
 import type { Worker } from 'tesseract.js';
 import { createCanvas, type Image, loadImage } from '@napi-rs/canvas';
 import { type TextLine, UNREADABLE } from '../../domain/lab-report/types.js';
+import { ocrQueueDepth } from '../../lib/metrics.js';
 import { cleanWord, joinUnitPieces, repairUnit } from './ocr-text.js';
 
 /**
@@ -161,6 +162,7 @@ interface OcrLine {
  * reports PDF points like its text layer would; an uploaded image reports pixels (scale 1).
  */
 export function recognize(image: Buffer, scale = 1): Promise<OcrPage> {
+  ocrQueueDepth.inc();
   const job = queue.then(async () => {
     if (idleTimer) clearTimeout(idleTimer);
     running ??= start();
@@ -188,6 +190,7 @@ export function recognize(image: Buffer, scale = 1): Promise<OcrPage> {
     }
   });
   queue = job.catch(() => undefined);
+  void queue.then(() => ocrQueueDepth.dec());
   return job;
 }
 
@@ -258,14 +261,41 @@ async function rereadNumbers(worker: Worker, image: Buffer, lines: OcrLine[]): P
   }
 }
 
+const heightOf = (w: OcrWord) => w.bbox.y1 - w.bbox.y0;
+
+/**
+ * The page's typical word height: the median over words of two or more letters or digits read with
+ * some confidence (undefined when there are too few to tell).
+ */
+function typicalHeight(ocrLines: OcrLine[]): number | undefined {
+  const heights = ocrLines
+    .flatMap((l) => l.words)
+    .filter((w) => w.confidence >= 60 && (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2)
+    .map(heightOf)
+    .sort((a, b) => a - b);
+  return heights.length >= 10 ? heights[Math.floor(heights.length / 2)] : undefined;
+}
+
+/**
+ * Words far shorter than the page's print: dot leaders ("GLYCÉMIE ........ 0,87" read as "o.oo",
+ * "essen", "…viorressccrer…", all about half the height of capitals, read with confidence near 0) and
+ * specks read as letters ("ee" in an empty column, a third of it). Lower-case words with no ascender
+ * stand about 0.6 as tall as capitals and digits, so a word goes when under a third of the typical
+ * height, or under half of it and read with low confidence. Marks without a letter or digit (a
+ * range's dash, a flag's asterisk) are left to cleanWord: a separator is never dropped here.
+ */
+const isTiny = (w: OcrWord, typical: number | undefined): boolean =>
+  typical !== undefined && /[\p{L}\p{N}]/u.test(w.text) && (heightOf(w) < typical / 3 || (heightOf(w) < typical / 2 && w.confidence < 50));
+
 /** Tesseract's lines → TextLines; words separated by a gap wider than about one line height start a new cell. */
 export function toPage(ocrLines: OcrLine[], scale: number): OcrPage {
   const lines: TextLine[] = [];
   const confidences: number[] = [];
+  const typical = typicalHeight(ocrLines);
   for (const line of ocrLines) {
     // Noise from rules and specks comes out as low-confidence words without a letter or digit.
     const words = line.words
-      .filter((w) => w.confidence >= 30 || /[\p{L}\p{N}]/u.test(w.text))
+      .filter((w) => (w.confidence >= 30 || /[\p{L}\p{N}]/u.test(w.text)) && !isTiny(w, typical))
       .map((w) => ({ ...w, text: cleanWord(w.text) }))
       .filter((w) => w.text !== '')
       .sort((a, b) => a.bbox.x0 - b.bbox.x0);

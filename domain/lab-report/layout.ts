@@ -87,11 +87,11 @@ export type ColumnRole = 'name' | 'result' | 'unit' | 'range' | 'flag' | 'previo
 // Header words per role, folded. Multi-word phrases first so "reference range" beats "range".
 const HEADER_WORDS: [ColumnRole, RegExp][] = [
   ['range', /^(reference (range|interval|values?|limits?)( and units)?|(bio\.?|biological) ref\.? ?(range|interval|values?)|ref\.? limits?|normal limits?|reference intervals|ref\.? ?(range|interval|values?)|normal (range|values?)|expected (range|values?)|biological reference interval|reference|ref\.?|range|normals?|referenzbereich|referenzwerte?|ref\.?-?bereich|normbereich|normalbereich|normwerte?|norm|valeurs? de reference|valeurs? normales|valeurs? usuelles|intervalle de reference|normes|references?|v\.?r\.?|zielbereich)$/],
-  ['previous', /^(previous( result| value)?( and date)?|prior( result)?( and date)?|last result|vorwert(e)?|vorbefund|fruher|resultats? anterieurs?|anteriorite|precedent|ancien resultat)$/],
+  ['previous', /^(previous( result| value)?( and date)?|prior( result)?( and date)?|last result|vorwert(e)?|vorbefund|fruher|resultats? anterieurs?|anteriorites?|precedents?|ancien resultat)$/],
   ['result', /^(results?|values?|your (result|value)|current( result)?( and flag)?|result and flag|in range|out of range|observed|patient (result|value)|ergebnis(se)?|wert|messwert|befund|resultats?|valeur|ihr wert|aktuell)$/],
   ['unit', /^(units?|uom|einheit(en)?|unites?|dimension)$/],
   ['flag', /^(flags?|abnormal flag|status|indicator|kennzeichen|bewertung|markierung|hinweis|indicateur|interpretation|interp\.?|alert|h\/l|abn\.?|ab|pathologisch)$/],
-  ['name', /^(tests?|test name|analytes?|analysis|parameters?|components?|examination|investigations?|description|determination|procedure|untersuchung(en)?|analysen?|bezeichnung|examens?|libelle|dosages?|determinations?|name|test description|biomarker)$/],
+  ['name', /^(tests?|test name|analytes?|analysis|parameters?|components?|examination|investigations?|description|determination|procedure|untersuchung(en)?|analysen?|analyses|bezeichnung|examens?|libelle|dosages?|determinations?|name|test description|biomarker)$/],
   ['other', /^(date|datum|collected|specimen|lab|site|method|methode|methodik|code|loinc|cpt|comments?|remarks?|notes?|kommentar|bemerkung|commentaires?)$/],
 ];
 
@@ -124,7 +124,7 @@ export interface ColumnLayout {
  * or range column, and nothing else on it looks like data.
  */
 export function detectHeader(line: TextLine): ColumnLayout | undefined {
-  const chunks = chunksOf(line);
+  const chunks = chunksOf(line).flatMap(splitMergedHeadings);
   if (chunks.length < 2) return splitHeaderWords(line);
   const cumulative = dateColumns(chunks);
   if (cumulative) return cumulative;
@@ -199,6 +199,34 @@ function splitDates(c: Chunk): Chunk[] {
 }
 
 const CONNECTORS = new Set(['and', '&', '/', 'und', 'et', '+']);
+
+/**
+ * A header cell holding two headings ("Résultats Unités", "Ergebnis Einheit"), as OCR joins headings
+ * that stand close: one chunk per heading, each placed by its share of the cell's width. Only when
+ * every word belongs to a heading phrase and the phrases name different columns; else the cell stays.
+ */
+function splitMergedHeadings(c: Chunk): Chunk[] {
+  if (!c.positioned || c.width === undefined || headerRoleOf(c.text) !== undefined) return [c];
+  const words = [...c.text.matchAll(/\S+/g)];
+  if (words.length < 2 || words.length > 6) return [c];
+  const parts: { text: string; at: number; role: ColumnRole }[] = [];
+  for (let i = 0; i < words.length; ) {
+    let span = Math.min(4, words.length - i);
+    for (; span >= 1; span--) {
+      const text = words.slice(i, i + span).map((w) => w[0]).join(' ');
+      const role = headerRoleOf(text);
+      if (role) {
+        parts.push({ text, at: words[i]!.index, role });
+        break;
+      }
+    }
+    if (span === 0) return [c];
+    i += span;
+  }
+  if (parts.length < 2 || new Set(parts.map((p) => p.role)).size < parts.length) return [c];
+  const perChar = c.width / c.text.length;
+  return parts.map((p) => ({ text: p.text, x: c.x + p.at * perChar, positioned: true, width: p.text.length * perChar }));
+}
 
 /** The line's words, each with the x of the cell it sits in (or its character offset without cells). */
 function wordsWithX(line: TextLine): { word: string; x: number }[] {

@@ -292,6 +292,22 @@ function toMatch(c: Candidate): LoincMatch {
  * An empty list means nothing in the table resembles the name.
  */
 export function matchLoinc(name: string, options: MatchOptions = {}): LoincMatch[] {
+  // A report asks about the same name many times (rows, regions, proximity); the fuzzy scoring is most
+  // of a parse's time. Pure in its inputs, so remembered (bounded); callers get their own copies.
+  const key = JSON.stringify([name, options.unit, options.panel, options.specimen, options.qualitative, options.rangeText]);
+  let found = remembered.get(key);
+  if (!found) {
+    if (remembered.size >= REMEMBERED_MAX) remembered.clear();
+    found = rankLoinc(name, options);
+    remembered.set(key, found);
+  }
+  return found.map((m) => ({ ...m, ...(m.aliases ? { aliases: [...m.aliases] } : {}) }));
+}
+
+const REMEMBERED_MAX = 20_000;
+const remembered = new Map<string, LoincMatch[]>();
+
+function rankLoinc(name: string, options: MatchOptions): LoincMatch[] {
   const q = queryKey(name);
   if (q.full === '') return [];
   const kind = (options.unit ? unitKind(options.unit) : undefined) ?? quantityCueIn(name);

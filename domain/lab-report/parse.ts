@@ -16,6 +16,7 @@ import { matchLoinc } from './loinc-match.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine } from './metadata.js';
 import { interpret } from './interpret.js';
 import { isPanelHeading, panelTitle } from './panels.js';
+import { repairOcrName } from './ocr-names.js';
 import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
 import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
@@ -172,7 +173,7 @@ class ReportReader {
       this.layout = header;
       return;
     }
-    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName };
+    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page) };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);
@@ -185,6 +186,7 @@ class ReportReader {
   resultOf(row: RowCandidate, page: number, panel = this.pendingPanel ?? this.panel): ParsedResult | undefined {
     // ".57" from OCR: a speck before "57", or a misread; either way the value is not known.
     if (row.value.nakedPoint && this.ocrPages.has(page)) return undefined;
+    if (this.ocrPages.has(page)) row = { ...row, name: repairOcrName(row.name) };
     const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
     const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative, rangeText: row.range?.text });
     if (!isResult(row, matches[0])) return undefined;

@@ -5,7 +5,7 @@
  * times past the highest and lowest values reported in survivors — so that a true critical value is
  * never taken for a misreading.
  */
-import { canonicalUnit } from './units.js';
+import { canonicalUnit, isUnitToken } from './units.js';
 
 interface Limits {
   /** LOINC codes of the analyte (mass and molar forms, serum and blood). */
@@ -42,11 +42,16 @@ const BY_CODE = new Map<string, Limits>(LIMITS.flatMap((l) => l.codes.map((c) =>
 
 /**
  * Whether `value` in `unit` is beyond what any human sample of the analyte with this LOINC code
- * shows. False when the analyte or the unit is not in the table: unknown is never impossible.
+ * shows. False when the analyte or a known unit is not in the table: unknown is never impossible. A
+ * unit that is no unit at all (OCR's "GENE" for a blank) says nothing of the scale: the value is then
+ * impossible only when it is so in every unit the table has for the analyte.
  */
 export function impossibleValue(loincCode: string | undefined, value: number, unit: string | undefined): boolean {
   const limits = loincCode ? BY_CODE.get(loincCode) : undefined;
   if (!limits || !Number.isFinite(value)) return false;
+  if (unit !== undefined && unit.trim() !== '' && !isUnitToken(unit)) {
+    return Object.values(limits.units).every(([low, high]) => value < low || value > high);
+  }
   const range = limits.units[canonicalUnit(unit ?? '').toLowerCase()];
   return range !== undefined && (value < range[0] || value > range[1]);
 }

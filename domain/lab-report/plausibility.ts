@@ -37,10 +37,32 @@ export function lostSeparator(result: ParsedResult, reportHasFlags: boolean): bo
   return (flag !== undefined && flag.startsWith('L')) || decimalsIn(result.reference_range_text) || (reportHasFlags && flag === undefined);
 }
 
+const decimalCount = (text: string): number => /[.,](\d+)/.exec(text)?.[1]!.length ?? 0;
+/** The most decimals among the numbers of a range text ("<5.5" → 1, "3.89 à 6,11" → 2). */
+const rangeDecimals = (text: string): number => Math.max(0, ...[...text.matchAll(/\d+(?:[.,]\d+)?/g)].map((m) => decimalCount(m[0])));
+
+/**
+ * Whether an OCR value is a flag letter read as its last digit ("6.0H" as "6.08", "0.7L" as "0.71"):
+ * it has one decimal more than any bound of its range, lies outside the range on the side its last
+ * digit's look-alike flag says (8 for H, 1 or 4 for L), and carries no flag in a report that flags
+ * abnormal values.
+ */
+export function flagReadAsDigit(result: ParsedResult, reportHasFlags: boolean): boolean {
+  if (!reportHasFlags || result.flag !== undefined || result.type !== 'numeric' || !/^\d+[.,]\d{2,}$/.test(result.value)) return false;
+  const range = result.reference_range_text;
+  if (!range || decimalCount(result.value) !== rangeDecimals(range) + 1) return false;
+  const value = Number(result.value.replace(',', '.'));
+  const last = result.value.at(-1)!;
+  const high = result.max_reference_range !== undefined && value > result.max_reference_range && last === '8';
+  const low = result.min_reference_range !== undefined && value < result.min_reference_range && (last === '1' || last === '4');
+  return high || low;
+}
+
 /**
  * Results of OCR pages without the values that carry the marks of a misreading: a lost separator
  * (see lostSeparator), or a value no human sample reaches for its analyte and unit (physiology.ts: a
- * separator lost in the value and its range alike). A leading zero is such a mark on any page.
+ * separator lost in the value and its range alike), or a flag letter read as a digit (flagReadAsDigit).
+ * A leading zero is such a mark on any page.
  */
 export function withoutMisreadings(results: ParsedResult[], ocrPages: Set<number>): ParsedResult[] {
   const reportHasFlags = results.some((r) => r.flag !== undefined);
@@ -48,6 +70,6 @@ export function withoutMisreadings(results: ParsedResult[], ocrPages: Set<number
     if (r.type === 'numeric' && LEADING_ZERO.test(r.value)) return false;
     if (!ocrPages.has(r.page ?? 0)) return true;
     if (r.type === 'numeric' && impossibleValue(r.loinc_matches?.[0]?.loinc_code, Number(r.value), r.units)) return false;
-    return !lostSeparator(r, reportHasFlags);
+    return !lostSeparator(r, reportHasFlags) && !flagReadAsDigit(r, reportHasFlags);
   });
 }

@@ -33,6 +33,8 @@ export interface RowOptions {
   layout?: ColumnLayout;
   /** Says whether a name ending in a number is a real test name ("CA 125"), from the LOINC table. */
   isKnownName: (name: string) => boolean;
+  /** The line was read by OCR, which garbles a word now and then ("37  ws  (5-50)" for "37 U/L (5-50)"). */
+  ocr?: boolean;
 }
 
 const VALUE_KINDS = new Set(['num', 'pct', 'cmp', 'ratio', 'qual']);
@@ -42,7 +44,7 @@ const VALUE_KINDS = new Set(['num', 'pct', 'cmp', 'ratio', 'qual']);
  * its value in running text ("Sodium — 140") go. A hyphen is kept when it hugs a word ("HCV Ab-").
  */
 function cleanName(raw: string): string {
-  const name = raw.replace(/^[\s*•·▪◦‣\-–—>]+/, '').replace(/\.{2,}/g, ' ');
+  const name = raw.replace(/^[\s*•·▪◦‣\-–—>]+/, '').replace(/(?:\.{2,}|…)[.…]*/g, ' ');
   return squash(name.replace(/(?:\s+-|[\s:.,;=_–—])+$/, ''));
 }
 
@@ -242,6 +244,13 @@ function assignColumns(chunks: Chunk[], layout: ColumnLayout): Map<ColumnRole, s
   if (layout.positioned && chunks.every((c) => c.positioned)) chunks.forEach((c) => add(columnOf(layout, c), c.text));
   else if (chunks.length === layout.columns.length) chunks.forEach((c, i) => add(layout.columns[i]!.role, c.text));
   else return undefined;
+  // A short number right-aligned under a wide result heading can start past the midpoint to the unit's
+  // heading: with the result column empty, a unit column that begins with a number begins with the result.
+  const unit = cells.get('unit');
+  if (!cells.has('result') && unit && unit.length >= 2 && /^[<>]?\s*\d/.test(unit[0]!)) {
+    cells.set('result', [unit[0]!]);
+    cells.set('unit', unit.slice(1));
+  }
   return cells;
 }
 
@@ -279,7 +288,9 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   const resultTokens = tokensOf([{ text: text('result') }], 0, opts.decimalComma);
   const f = assignFields(resultTokens, opts, false);
   const unitText = withoutSignCells(cells.get('unit') ?? []);
-  if (!f.value || f.leftoverWords > 0 || name === '' || !unitCellOk(unitText) || crowded(resultTokens, true)) return undefined;
+  // From OCR, one garbled word beside a value that has a unit or a range is left out rather than the row.
+  const garbled = opts.ocr === true && f.leftoverWords === 1 && (f.unit !== undefined || f.range !== undefined);
+  if (!f.value || (f.leftoverWords > 0 && !garbled) || name === '' || !unitCellOk(unitText) || crowded(resultTokens, true)) return undefined;
   if (unitText !== '') f.unit = unitText;
   const sign = (cells.get('unit') ?? []).find((c) => SIGN_CELL.test(c.trim()) || isFlagCell(c));
   if (sign && !f.flag) f.flag = parseFlag(sign);

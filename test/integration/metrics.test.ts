@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { freePort } from '../../lib/startup.js';
 import { serveMetrics } from '../../worker.js';
 import { orderWithReceiver } from '../browser/fixtures.js';
+import { samplePdf } from '../fixtures/lab-reports/report.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
 import { Receivers } from '../support/webhooks.js';
 
@@ -85,6 +86,34 @@ describe('worker metrics', () => {
     // The API counts the workflows it starts, by type.
     const api = await (await fetch(`${stack.url}/metrics`)).text();
     expect(sample(api, 'labflow_workflow_starts_total', { workflow_type: 'labOrderWorkflow', outcome: 'started' })).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('parser metrics', () => {
+  it("count the pages the worker reads and time them, by kind, as a lab report is parsed", async () => {
+    const url = inject('workerMetricsUrl');
+    const read = async () => (await fetch(url)).text();
+    const text = { kind: 'text' };
+    const before = await read();
+    const team = await newTeam(stack);
+    const user = await http(stack, 'POST', '/v2/user', { apiKey: team.apiKey, body: { client_user_id: `m-${randomUUID()}` } });
+    const form = new FormData();
+    form.append('file', new Blob([await samplePdf()], { type: 'application/pdf' }), 'report.pdf');
+    form.append('user_id', user.json.user_id as string);
+    const res = await fetch(`${stack.url}/lab_report/v1/parser/job`, { method: 'POST', headers: { 'x-vital-api-key': team.apiKey }, body: form });
+    expect(res.status).toBe(200);
+    const jobId = ((await res.json()) as { id: string }).id;
+    const job = await eventually(async () => {
+      const got = await http(stack, 'GET', `/lab_report/v1/parser/job/${jobId}`, { apiKey: team.apiKey });
+      return got.json.status === 'completed' ? got.json : null;
+    }, 60_000, 250);
+    expect(job.page_count).toBeGreaterThanOrEqual(1);
+    const after = await read();
+    const pages = sample(after, 'labflow_parser_pages_total', text) - sample(before, 'labflow_parser_pages_total', text);
+    expect(pages).toBeGreaterThanOrEqual(job.page_count as number);
+    expect(sample(after, 'labflow_parser_page_duration_seconds_count', text)).toBeGreaterThanOrEqual(sample(after, 'labflow_parser_pages_total', text));
+    expect(sample(after, 'labflow_parser_page_duration_seconds_sum', text)).toBeGreaterThan(0);
+    expect(after).toMatch(/^labflow_parser_ocr_queue_depth \d+$/m);
   });
 });
 

@@ -12,6 +12,8 @@ describe('cleanWord: specks stuck to OCR words', () => {
     ['Hämoglobin’', 'Hämoglobin'],
     ['’', ''],
     ['°', ''],
+    ['‚598', '598'],
+    ['…viorres', 'viorres'],
   ])('%s → %s', (raw, clean) => expect(cleanWord(raw)).toBe(clean));
 
   it('keeps marks reports print on their own, and words it has no reason to touch', () => {
@@ -31,6 +33,27 @@ describe('repairUnit: a single look-alike swap that makes a known unit', () => {
     ['IHPF', '/HPF'],
     ['x1049/L', 'x10^9/L'],
   ])('%s → %s', (raw, unit) => expect(repairUnit(raw)).toBe(unit));
+
+  it.each([
+    ['gL', 'g/L'],
+    ['UL', 'U/L'],
+    ['mmolL', 'mmol/L'],
+    ['mgdL', 'mg/dL'],
+    ['KuL', 'K/uL'],
+    ['mmoll.', 'mmol/l'],
+    ['gl:', 'g/l'],
+    ['mg/dl.', 'mg/dl'],
+  ])('a lost slash or a closing speck: %s → %s', (raw, unit) => expect(repairUnit(raw)).toBe(unit));
+
+  it('splits a value run into a unit that lost its slash, the digits as read', () => {
+    expect(repairUnit('15UL')).toBe('15 U/L');
+    expect(repairUnit('7.5gdL')).toBe('7.5 g/dL');
+    for (const w of ['4H', '12mg', '15U/L', '4l']) expect(repairUnit(w)).toBe(w);
+  });
+
+  it('never reads millilitres or words as a unit that lost its slash', () => {
+    for (const w of ['mL', 'ml', 'HDL', 'LDL', 'Hgb', 'INR', 'pH', 'IgG', 'Fer', 'Total', 'Ratio', 'UM', 'gn.', 's.', 'h.', 'n.n.']) expect(repairUnit(w)).toBe(w);
+  });
 
   it('leaves known units, names, numbers and words that no single swap makes a unit', () => {
     for (const w of ['mg/dL', 'mmol/L', 'Glucose', 'Iron', 'Leukozyten', '4l', '105', 'H', 'Potassium', 'ugh']) expect(repairUnit(w)).toBe(w);

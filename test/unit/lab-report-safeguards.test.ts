@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { impossibleValue } from '../../domain/lab-report/physiology.js';
-import { lostSeparator, withoutMisreadings } from '../../domain/lab-report/plausibility.js';
+import { flagReadAsDigit, lostSeparator, withoutMisreadings } from '../../domain/lab-report/plausibility.js';
 import { type ExtractedPage, type ParsedResult, UNREADABLE } from '../../domain/lab-report/types.js';
 
 const result = (over: Partial<ParsedResult>): ParsedResult => ({ test_name: 'Potassium', value: '43', type: 'numeric', page: 1, ...over });
@@ -39,6 +39,23 @@ describe('lostSeparator: an OCR integer far above a decimal range', () => {
     // "70" could only have been 7.0: still far above 0.5-0.9.
     expect(lostSeparator(result({ value: '70', min_reference_range: 0.5, max_reference_range: 0.9, reference_range_text: '0,5 - 0,9' }), true)).toBe(false);
     expect(lostSeparator(result({ value: '20', min_reference_range: 0.001, max_reference_range: 0.002, reference_range_text: '0.001-0.002' }), true)).toBe(false);
+  });
+});
+
+describe('flagReadAsDigit: "6.0H" read as "6.08"', () => {
+  const chol = (value: string, extra: Partial<ParsedResult> = {}) => result({ value, max_reference_range: 5.5, reference_range_text: '<5.5', ...extra });
+
+  it('a value one decimal finer than its range, past it on the side its last digit looks like, unflagged in a flagging report', () => {
+    expect(flagReadAsDigit(chol('6.08'), true)).toBe(true);
+    expect(flagReadAsDigit(result({ value: '0.71', min_reference_range: 1, reference_range_text: '>1.0' }), true)).toBe(true);
+  });
+
+  it('not when the row is flagged, the report flags nothing, the decimals match the range, or the digit says nothing', () => {
+    expect(flagReadAsDigit(chol('6.08', { flag: 'H' }), true)).toBe(false);
+    expect(flagReadAsDigit(chol('6.08'), false)).toBe(false);
+    expect(flagReadAsDigit(chol('6.8'), true)).toBe(false);
+    expect(flagReadAsDigit(chol('6.07'), true)).toBe(false);
+    expect(flagReadAsDigit(chol('5.08'), true)).toBe(false); // inside the range
   });
 });
 
@@ -132,6 +149,12 @@ describe('impossibleValue: limits no human sample reaches', () => {
     ['3094-0', 0, 'mg/dL', true],
     ['2345-7', 650, 'mg/dL', false],
   ] as const)('%s %s %s → %s', (code, value, unit, impossible) => expect(impossibleValue(code, value, unit)).toBe(impossible));
+
+  it('with a unit that is no unit (OCR garbage), judges the value in every unit of the analyte', () => {
+    expect(impossibleValue('6301-6', 81, 'GENE')).toBe(true);
+    expect(impossibleValue('6301-6', 1.1, 'GENE')).toBe(false);
+    expect(impossibleValue('718-7', 129, 'ws')).toBe(false); // possible in g/L
+  });
 
   it('says nothing for analytes or units it has no limits for', () => {
     expect(impossibleValue('3016-3', 9999, 'mIU/L')).toBe(false);

@@ -123,6 +123,35 @@ describe('OCR words to lines', () => {
   });
 });
 
+describe('OCR words far shorter than the print', () => {
+  const at = (text: string, x0: number, x1: number, y0: number, y1: number, confidence = 90) => ({ text, confidence, bbox: { x0, y0, x1, y1 } });
+  const row = (y: number, words: ReturnType<typeof at>[]) => ({ bbox: { x0: 0, y0: y, x1: 1200, y1: y + 40 }, words });
+
+  it('drops dot leaders and specks read as letters, and keeps lower-case words, values and a dash', () => {
+    const body = (y: number) => row(y, [at('Sodium', 10, 120, y, y + 36), at('140', 400, 450, y, y + 36), at('mmol/L', 500, 600, y, y + 36)]);
+    const page = toPage(
+      [
+        body(0),
+        body(60),
+        body(120),
+        row(180, [
+          at('GLYCEMIE', 10, 200, 180, 216),
+          at('o.oo', 210, 300, 208, 216), // dots on the baseline
+          at('essen', 300, 390, 200, 216, 0), // dots read as letters, half as tall, no confidence
+          at('0,87', 400, 450, 180, 216),
+          at('sec', 500, 560, 196, 216, 40), // x-height only, even read with little confidence
+          at('(0,70', 700, 760, 180, 218),
+          at('-', 770, 780, 198, 202), // a range's dash is thin, and kept
+          at('1,10)', 790, 850, 180, 218),
+          at('ee', 1000, 1030, 205, 214), // a speck
+        ]),
+      ],
+      1,
+    );
+    expect(page.lines.at(-1)!.text).toBe('GLYCEMIE 0,87 sec (0,70 - 1,10)');
+  });
+});
+
 describe('language check', () => {
   const pages = (text: string) => [{ page: 1, source: 'ocr' as const, lines: text.split('\n').map((t, i) => ({ text: t, y: i * 10 })) }];
 
