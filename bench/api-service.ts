@@ -9,6 +9,7 @@ import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { serviceDataConverter } from '../lib/payload-codec.js';
 import { connectClient } from '../lib/temporal-client.js';
+import { profileUntilSigusr2 } from './support.js';
 
 // The bench measures the app, not its rate limit (RATE_LIMIT_TEAM_PER_SECOND in the environment still wins).
 const config = loadConfig({ RATE_LIMIT_TEAM_PER_SECOND: '0', ...process.env });
@@ -20,19 +21,5 @@ const api = await startApi({ db, temporal, logger, config }, 0, '127.0.0.1');
 // BENCH_CPU_PROFILE=<file>: a CPU profile of this process from now until SIGUSR2 (bench:api sends it after
 // the full API's last run), written as a .cpuprofile; then the file's name on stdout.
 const profilePath = process.env.BENCH_CPU_PROFILE;
-if (profilePath) {
-  const { Session } = await import('node:inspector/promises');
-  const { writeFileSync } = await import('node:fs');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  process.once('SIGUSR2', () => {
-    void session.post('Profiler.stop').then(({ profile }) => {
-      writeFileSync(profilePath, JSON.stringify(profile));
-      process.stdout.write(`${profilePath}\n`);
-    });
-  });
-}
+if (profilePath) await profileUntilSigusr2(profilePath, 200, () => process.stdout.write(`${profilePath}\n`));
 process.stdout.write(`${api.url}\n`);

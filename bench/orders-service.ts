@@ -15,6 +15,7 @@ import { serviceDataConverter } from '../lib/payload-codec.js';
 import { lazyMasterKey } from '../db/queries/service-secrets.js';
 import { createWorker } from '../worker.js';
 import { baselineActivities } from './baseline/activities.js';
+import { profileUntilSigusr2 } from './support.js';
 
 export const BASELINE_TASK_QUEUE = 'bench-baseline';
 
@@ -53,19 +54,9 @@ if (role !== 'worker') {
 // when split); then {"profile": file}.
 const profilePath = process.env.BENCH_CPU_PROFILE ? (role === 'both' ? process.env.BENCH_CPU_PROFILE : process.env.BENCH_CPU_PROFILE.replace(/(\.cpuprofile)?$/, `.${role}.cpuprofile`)) : undefined;
 if (profilePath) {
-  const { Session } = await import('node:inspector/promises');
-  const { writeFileSync } = await import('node:fs');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 500 });
-  await session.post('Profiler.start');
-  process.once('SIGUSR2', () => {
-    void session.post('Profiler.stop').then(({ profile }) => {
-      writeFileSync(profilePath, JSON.stringify(profile));
-      const top = [...statements].sort((a, b) => b[1] - a[1]);
-      process.stdout.write(`${JSON.stringify({ profile: profilePath, statements: top })}\n`);
-    });
+  await profileUntilSigusr2(profilePath, 500, () => {
+    const top = [...statements].sort((a, b) => b[1] - a[1]);
+    process.stdout.write(`${JSON.stringify({ profile: profilePath, statements: top })}\n`);
   });
 }
 process.stdout.write(`${JSON.stringify({ port })}\n`);

@@ -7,17 +7,15 @@ import postgres from 'postgres';
 import { runMigrations } from '../db/migrate.js';
 import { startEmbeddedPostgres } from '../lib/embedded-postgres.js';
 import { startTemporalDevServer } from '../lib/temporal-dev-server.js';
+import { freePort } from '../lib/startup.js';
+
+export { freePort };
 
 /** Shared plumbing of the benchmarks: a scratch Postgres + Temporal, child services, cleanup, percentiles. */
 export function benchLog(name: string) {
   return (m: string) => process.stderr.write(`[${name}] ${m}\n`);
 }
 
-import { freePort } from '../lib/startup.js';
-
-export { freePort };
-
-/** p-th percentile of an ascending array. */
 /** A positive integer setting from the environment (e.g. BENCH_ROUNDS), or the fallback when unset. */
 export function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -27,6 +25,7 @@ export function positiveInt(name: string, fallback: number): number {
   return n;
 }
 
+/** p-th percentile of an ascending array. */
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Runs `fn(0…count-1)` with at most `concurrency` in flight; results in index order. */
@@ -171,4 +170,24 @@ export function processCpuMs(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A CPU profile of this process (V8's sampling profiler, one sample per `intervalUs`) from now until SIGUSR2,
+ * written to `path` as a .cpuprofile; then `written()` (a service tells its bench where the file is).
+ */
+export async function profileUntilSigusr2(path: string, intervalUs: number, written: () => void): Promise<void> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: intervalUs });
+  await session.post('Profiler.start');
+  process.once('SIGUSR2', () => {
+    void session.post('Profiler.stop').then(({ profile }) => {
+      writeFileSync(path, JSON.stringify(profile));
+      written();
+    });
+  });
 }

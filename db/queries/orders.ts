@@ -42,23 +42,9 @@ export interface StepsWritten {
 }
 
 /**
- * Inserts a new order with its first event (`ordered`) and its `labtest.order.created` outbox event,
- * all in one transaction. Idempotent: a retry finds the order and changes nothing.
- */
-export async function insertOrderRecord(
-  db: DbOrTx,
-  order: NewOrder,
-  idempotency: { key: string; requestHash: string } | null,
-  outbox: OutboxEnvelope,
-  buildPayload: OrderPayloadBuilder,
-  /** Status changes that follow creation at once (e.g. `awaiting_registration`), in the same transaction. */
-  then: { low: LowLevelStatus; outbox: OutboxEnvelope }[] = [],
-): Promise<boolean> {
-  return (await recordOrderCreation(db, order, idempotency, outbox, buildPayload, then)).written;
-}
-
-/**
- * `insertOrderRecord`, telling which endpoints got work. One transaction of three statements (plus one per
+ * Inserts a new order with its first event (`ordered`), the statuses that follow at once (`then`, e.g.
+ * `awaiting_registration`) and their webhook events, telling which endpoints got work. Idempotent: a retry
+ * finds the order and changes nothing (`written` false). One transaction of three statements (plus one per
  * step in `then`): the order with its transaction, event 1 and idempotency key, read back with its payload's
  * parts in the same statement; then every webhook event of the write in one statement.
  */

@@ -10,7 +10,6 @@ import { orderView } from '../../db/queries/order-view.js';
 import {
   criticalResultEventId,
   findOrderRecorded,
-  insertOrderRecord,
   recordOrderCreation,
   recordTransition,
   recordStep,
@@ -213,12 +212,12 @@ describe('order steps: one statement writes a step and reads its payload', () =>
     expect(JSON.stringify(last())).toBe(JSON.stringify(await get(o)));
   });
 
-  it('a builder without `fromRows` reads the order itself, with the same payload (insertOrderRecord and recordTransition as before)', async () => {
+  it('a builder without `fromRows` reads the order itself, with the same payload (recordOrderCreation and recordTransition)', async () => {
     const o = await newOrder();
     const plain: OrderPayloadBuilder = async (tx, teamId, orderId) => (await orderView(tx, teamId, orderId, loadLabTestViews, () => Promise.resolve(signer)))!;
     const createdId = randomUUID();
-    expect(await insertOrderRecord(handle.db, o.record, null, { id: createdId, eventType: 'labtest.order.created' }, plain)).toBe(true);
-    expect(await insertOrderRecord(handle.db, o.record, null, { id: createdId, eventType: 'labtest.order.created' }, plain)).toBe(false);
+    expect((await recordOrderCreation(handle.db, o.record, null, { id: createdId, eventType: 'labtest.order.created' }, plain)).written).toBe(true);
+    expect((await recordOrderCreation(handle.db, o.record, null, { id: createdId, eventType: 'labtest.order.created' }, plain)).written).toBe(false);
     const s = step(o, 2, 'requisition_created');
     expect(await recordTransition(handle.db, s, plain)).toBe(true);
     expect(await recordTransition(handle.db, s, plain)).toBe(false);
