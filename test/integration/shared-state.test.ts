@@ -338,7 +338,8 @@ async function freezableProxy(target: URL) {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
   return {
-    url: (database: string) => `postgres://${target.username}@127.0.0.1:${port}/${database}`,
+    // the target's credentials too: the embedded Postgres (CI, no TEST_DATABASE_URL) asks for a password
+    url: (database: string) => `postgres://${target.username}${target.password ? `:${target.password}` : ''}@127.0.0.1:${port}/${database}`,
     /** The connections open now stop delivering anything, both ways; new ones work. */
     freeze: () => pairs.forEach((p) => (p.frozen = true)),
     /** The frozen connections finally die (as TCP keepalive would end them). */
