@@ -252,6 +252,17 @@ describe('KeyCache when its connections are cut and cannot come back at once', (
   const listeners = async () =>
     (await admin<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = ${name} and query ilike 'listen%'`)[0]!.n;
 
+  /** Announces `hash` revoked from another connection; true once `cache` has dropped it. */
+  async function revokedHeard(cache: KeyCache, hash: string): Promise<boolean> {
+    const notify = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      await notify`select pg_notify(${KEY_REVOKED_CHANNEL}, ${hash})`;
+    } finally {
+      await notify.end();
+    }
+    return until(async () => cache.get(hash, Date.now()) === undefined, 2000);
+  }
+
   /** Cuts the listener (and the pool's connection) while no connection can be made for a moment. */
   async function cutWhileRefusing() {
     await admin.unsafe(`alter database ${name} allow_connections false`);
@@ -273,13 +284,7 @@ describe('KeyCache when its connections are cut and cannot come back at once', (
       // And it hears again.
       const hash = 'b'.repeat(64);
       cache.set(hash, 'team-b', Date.now(), cache.mark);
-      const notify = postgres(url, { max: 1, onnotice: () => {} });
-      try {
-        await notify`select pg_notify(${KEY_REVOKED_CHANNEL}, ${hash})`;
-      } finally {
-        await notify.end();
-      }
-      expect(await until(async () => cache.get(hash, Date.now()) === undefined, 2000)).toBe(true);
+      expect(await revokedHeard(cache, hash)).toBe(true);
     } finally {
       await sql.end({ timeout: 1 });
     }
@@ -307,13 +312,7 @@ describe('KeyCache when its connections are cut and cannot come back at once', (
         cache.set(hash, 'team-c', Date.now(), cache.mark);
         return cache.get(hash, Date.now()) !== undefined;
       }, 15_000)).toBe(true);
-      const notify = postgres(url, { max: 1, onnotice: () => {} });
-      try {
-        await notify`select pg_notify(${KEY_REVOKED_CHANNEL}, ${hash})`;
-      } finally {
-        await notify.end();
-      }
-      expect(await until(async () => cache.get(hash, Date.now()) === undefined, 2000)).toBe(true);
+      expect(await revokedHeard(cache, hash)).toBe(true);
     } finally {
       await sql.end({ timeout: 1 });
       await proxy.close();
