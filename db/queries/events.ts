@@ -24,21 +24,7 @@ export interface NewTeamEvent {
  * work (to be woken once the transaction has committed).
  */
 export async function recordTeamEvent(tx: DbOrTx, e: NewTeamEvent): Promise<string[]> {
-  const at = e.createdAt.toISOString();
-  const rows = await tx.execute<{ endpoint_id: string }>(sql`
-    with event as (
-      insert into ${outboxEvents} (id, team_id, user_id, client_user_id, event_type, subject_id, data, created_at)
-      values (${e.id}, ${e.teamId}, ${e.userId ?? null}, ${e.clientUserId ?? null}, ${e.eventType}, ${e.subjectId ?? null},
-              ${JSON.stringify(e.data)}::jsonb, ${at}::timestamptz)
-      on conflict do nothing
-      returning id, team_id, event_type
-    )
-    insert into ${webhookDeliveries} (event_id, endpoint_id, team_id, status, trigger, attempts, next_attempt_at, created_at)
-    select event.id, ${webhookEndpoints.id}, ${webhookEndpoints.teamId}, 'pending', 'event', 0, ${at}::timestamptz, ${at}::timestamptz
-    from event join ${webhookEndpoints} on ${webhookEndpoints.teamId} = event.team_id
-    where ${webhookEndpoints.enabled} and ${endpointWants(e.eventType)}
-    returning endpoint_id`);
-  return [...new Set([...rows].map((r) => r.endpoint_id))];
+  return (await recordTeamEvents(tx, [e])).endpoints;
 }
 
 /** `recordTeamEvents`' statement for a list of event types (its shape), rendered once (compiled.ts). */

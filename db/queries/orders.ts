@@ -112,16 +112,9 @@ export interface TransitionInput {
 }
 
 /**
- * Records one status change: appends event `eventId`, updates the order row and appends the outbox
- * event. Idempotent on (order, event id): a retried activity changes nothing. Returns whether the event
- * was new.
- */
-export async function recordTransition(db: DbOrTx, input: TransitionInput, buildPayload: OrderPayloadBuilder): Promise<boolean> {
-  return (await recordStep(db, input, buildPayload)).written;
-}
-
-/**
- * `recordTransition` in two statements, telling which endpoints got work. The first appends the event and
+ * Records one status change (event `eventId`, the order row, its webhook events) in two statements,
+ * telling whether the event was new and which endpoints got work. Idempotent on (order, event id): a
+ * retried activity changes nothing. The first appends the event and
  * updates the order row (both or neither: one statement) and reads back the payload's parts; the second
  * queues the webhook events (idempotent on their ids). A crash between the two leaves the step's activity
  * unfinished: its retry, which the order's workflow waits for before anything else, finds the event written

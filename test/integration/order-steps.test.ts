@@ -11,7 +11,6 @@ import {
   criticalResultEventId,
   findOrderRecorded,
   recordOrderCreation,
-  recordTransition,
   recordStep,
   type OrderPayloadBuilder,
   type TransitionInput,
@@ -212,15 +211,15 @@ describe('order steps: one statement writes a step and reads its payload', () =>
     expect(JSON.stringify(last())).toBe(JSON.stringify(await get(o)));
   });
 
-  it('a builder without `fromRows` reads the order itself, with the same payload (recordOrderCreation and recordTransition)', async () => {
+  it('a builder without `fromRows` reads the order itself, with the same payload (recordOrderCreation and recordStep)', async () => {
     const o = await newOrder();
     const plain: OrderPayloadBuilder = async (tx, teamId, orderId) => (await orderView(tx, teamId, orderId, loadLabTestViews, () => Promise.resolve(signer)))!;
     const createdId = randomUUID();
     expect((await recordOrderCreation(handle.db, o.record, null, { id: createdId, eventType: 'labtest.order.created' }, plain)).written).toBe(true);
     expect((await recordOrderCreation(handle.db, o.record, null, { id: createdId, eventType: 'labtest.order.created' }, plain)).written).toBe(false);
     const s = step(o, 2, 'requisition_created');
-    expect(await recordTransition(handle.db, s, plain)).toBe(true);
-    expect(await recordTransition(handle.db, s, plain)).toBe(false);
+    expect((await recordStep(handle.db, s, plain)).written).toBe(true);
+    expect((await recordStep(handle.db, s, plain)).written).toBe(false);
     const [stored] = await handle.db.select({ data: outboxEvents.data }).from(outboxEvents).where(eq(outboxEvents.id, s.outbox.id));
     expect(stored!.data).toEqual(await get(o));
   });
