@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivityDeps } from './activities/index.js';
 import { createDb, type Db } from './db/client.js';
-import { QUEUE_NAMES, SERVICE_TASK_QUEUE, TASK_QUEUES, parseQueues, type QueueName } from './domain/temporal.js';
+import { QUEUE_NAMES, SERVICE_TASK_QUEUE, TASK_QUEUES, WORKER_SHUTDOWN_GRACE, parseQueues, type QueueName } from './domain/temporal.js';
 import { loadConfigOrExit } from './lib/config.js';
 import { activityErrorInterceptor } from './lib/activity-errors.js';
 import { activityMetricsInterceptor } from './lib/activity-metrics.js';
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
     config,
     ...(queues ? { queues } : {}),
     // On SIGTERM/SIGINT, running activities get this long to finish, then they are cancelled.
-    options: { shutdownGraceTime: '10s' },
+    options: { shutdownGraceTime: WORKER_SHUTDOWN_GRACE },
   });
   logger.info({ task_queues: worker.taskQueues, namespace: config.TEMPORAL_NAMESPACE }, 'worker polling');
   process.send?.({ polling: true }); // to a parent that started this process (npm run dev)

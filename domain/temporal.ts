@@ -27,3 +27,6 @@ export function parseQueues(spec: string): QueueName[] {
   if (unknown.length) throw new Error(`unknown queue ${unknown.join(', ')}: choose from ${QUEUE_NAMES.join(', ')}`);
   return [...new Set(names)] as QueueName[];
 }
+
+/** How long in-flight activities may run on after a worker is told to stop (SIGTERM, Ctrl-C), then they are cancelled. */
+export const WORKER_SHUTDOWN_GRACE = '10s';

@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { WORKER_SHUTDOWN_GRACE } from '../domain/temporal.js';
 import { ConfigError, loadConfig, type Config } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { assertPortFree, oneLine, StartupError } from '../lib/startup.js';
@@ -68,8 +69,6 @@ async function startWorkerProcess(env: Record<string, string>, logger: ReturnTyp
   };
 }
 
-/** How long in-flight activities may run on after Ctrl-C before they are cancelled (worker.ts's grace time). */
-const WORKER_GRACE = '10s';
 const STOP_DEADLINE_MS = 30_000;
 
 const failLine = (msg: string) => process.stderr.write(`\nstart-up failed: ${msg}\n`);
@@ -166,7 +165,7 @@ async function main(): Promise<void> {
     // The worker is a process of its own (worker.ts, as in production): order steps, deliveries and OCR
     // get the second core instead of sharing the API's event loop.
     const worker = await startWorkerProcess({ DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address }, logger);
-    stops.push({ name: `worker process (in-flight activities get ${WORKER_GRACE})`, stop: () => worker.stop() });
+    stops.push({ name: `worker process (in-flight activities get ${WORKER_SHUTDOWN_GRACE})`, stop: () => worker.stop() });
     void worker.exited.then((code) => {
       if (stopping) return;
       process.stderr.write(`\nthe worker process exited (${code}): stopping the stack\n`);
