@@ -22,6 +22,7 @@ import { startTemporalDevServer } from '../lib/temporal-dev-server.js';
 import { testkitLabTest } from '../test/support/catalog-fixture.js';
 import { freePort, percentile, pool } from './support.js';
 import type { CpuProfile } from './cpu-budget.js';
+import { type Classify, ProcessCpu, formatCpuPerItem } from './process-cpu.js';
 
 const N = Number(process.env.BENCH_ORDERS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -31,6 +32,8 @@ const BASELINE_TASK_QUEUE = 'bench-baseline';
 const TOPOLOGY = process.env.BENCH_TOPOLOGY ?? 'split';
 if (TOPOLOGY !== 'split' && TOPOLOGY !== 'single') throw new Error(`BENCH_TOPOLOGY must be split or single, not ${TOPOLOGY}`);
 const SPLIT = TOPOLOGY === 'split';
+/** BENCH_PG_STATEMENTS=1: Postgres's own time per statement shape over the orders phase (pg_stat_statements). */
+const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
 const log = (m: string) => process.stderr.write(`[bench:orders] ${m}\n`);
 
 const pct = percentile;
@@ -45,7 +48,14 @@ async function main() {
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
   try {
     log('starting embedded Postgres and a Temporal dev server…');
-    const pg = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort(), database: 'bench', persistent: false, log });
+    const pg = await startEmbeddedPostgres({
+      dataDir: join(dir, 'pg'),
+      port: await freePort(),
+      database: 'bench',
+      persistent: false,
+      log,
+      ...(PG_STATEMENTS ? { settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } } : {}),
+    });
     cleanups.push(() => pg.stop());
     await runMigrations(pg.url, log);
     const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: null, namespace: 'default', log });
@@ -86,6 +96,15 @@ async function main() {
       patient_address: { first_line: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
     });
 
+    // which process spent the machine's CPU, per phase (the service's processes, Temporal, Postgres, this one)
+    const roleByPid = new Map(services.map((s) => [s.child.pid!, s.role === 'both' ? 'service' : s.role]));
+    const classify: Classify = ({ pid, comm }) => roleByPid.get(pid) ?? (comm === 'temporal' ? 'temporal' : comm === 'postgres' ? 'postgres' : null);
+    if (PG_STATEMENTS) {
+      await db.db.execute(sql`create extension if not exists pg_stat_statements`);
+      await db.db.execute(sql`select pg_stat_statements_reset()`);
+    }
+    const cpuAtCreate = ProcessCpu.read(classify);
+
     log(`creating ${N} orders at concurrency ${CONCURRENCY}…`);
     const tCreate = performance.now();
     const created = await pool(N, CONCURRENCY, async () => {
@@ -96,6 +115,7 @@ async function main() {
       return { id: json.order.id, ms: performance.now() - t };
     });
     const createSecs = (performance.now() - tCreate) / 1000;
+    const cpuAtLife = ProcessCpu.read(classify);
     const lat = created.map((c) => c.ms).sort((a, b) => a - b);
 
     log('driving every order through its lifecycle (simulation to completed)…');
@@ -110,6 +130,17 @@ async function main() {
       await new Promise((r) => setTimeout(r, 200));
     }
     const lifeSecs = (performance.now() - tLife) / 1000;
+    const cpuAtEnd = ProcessCpu.read(classify);
+    const pgStatements: string[] = [];
+    if (PG_STATEMENTS) {
+      const top = await db.db.execute<{ query: string; calls: number; ms: number }>(
+        sql`select left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 90) as query, calls::int, total_exec_time::float8 as ms
+            from pg_stat_statements where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 12`,
+      );
+      const all = top.reduce((s, r) => s + r.ms, 0);
+      pgStatements.push(`  Postgres    execution time per order by statement (pg_stat_statements, top 12: ${(all / N).toFixed(2)} ms/order):`);
+      for (const r of top) pgStatements.push(`    ${(r.ms / N).toFixed(2).padStart(6)} ms  ${(r.calls / N).toFixed(2).padStart(5)}×  ${r.query}`);
+    }
     const ours = N / (createSecs + lifeSecs);
     let budget: string[] = [];
     if (process.env.BENCH_CPU_PROFILE) {
@@ -143,6 +174,7 @@ async function main() {
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: 'default' });
     const tBase = performance.now();
+    const cpuAtBase = ProcessCpu.read(classify);
     await pool(N, CONCURRENCY, async (i) => {
       const handle = await client.workflow.start('baselineLifecycle', {
         taskQueue: BASELINE_TASK_QUEUE,
@@ -153,6 +185,7 @@ async function main() {
       return handle;
     }).then((handles) => pool(handles.length, CONCURRENCY, (i) => handles[i]!.result()));
     const baseSecs = (performance.now() - tBase) / 1000;
+    const cpuBase = ProcessCpu.read(classify).since(cpuAtBase);
     const baseline = N / baseSecs;
 
     const ratio = ours / baseline;
@@ -164,8 +197,13 @@ async function main() {
       `  end to end  ${ours.toFixed(1)} orders/s (create + full lifecycle, ${(createSecs + lifeSecs).toFixed(1)} s)`,
       `  baseline    ${baseline.toFixed(1)} lifecycles/s (bare workflow, same starts/signals/activity calls, ${baseSecs.toFixed(1)} s)`,
       `  ratio       ${ratio.toFixed(2)} (target ≥ 0.6: ${ratio >= 0.6 ? 'met' : 'NOT met'}); create p99 target < 500 ms: ${pct(lat, 99) < 500 ? 'met' : 'NOT met'}; ≥ 100 creates/s: ${N / createSecs >= 100 ? 'met' : 'NOT met'}`,
+      `  CPU         creation: ${formatCpuPerItem(cpuAtLife.since(cpuAtCreate), N, 'order')}`,
+      `              lifecycle: ${formatCpuPerItem(cpuAtEnd.since(cpuAtLife), N, 'order')}`,
+      `              both: ${formatCpuPerItem(cpuAtEnd.since(cpuAtCreate), N, 'order')}`,
+      `              baseline: ${formatCpuPerItem(cpuBase, N, 'lifecycle')}`,
       `  topology    ${SPLIT ? 'API and worker as two processes' : 'API and worker in one process'} (bench/orders-service.ts, BENCH_TOPOLOGY=${TOPOLOGY}); Temporal dev server and embedded Postgres beside it`,
       ...budget,
+      ...pgStatements,
       '',
     ];
     process.stdout.write(lines.join('\n'));

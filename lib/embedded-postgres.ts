@@ -129,6 +129,8 @@ export async function startEmbeddedPostgres(opts: {
   shared?: boolean;
   /** Binaries to run instead of the packaged ones (tests use a copy under a private directory). */
   binaries?: { initdb: string; postgres: string };
+  /** Server settings given as `-c name=value` (benches: `shared_preload_libraries=pg_stat_statements`). */
+  settings?: Record<string, string>;
 }): Promise<RunningPostgres> {
   const adminUrl = urlFor(opts.port, 'postgres');
   if (opts.shared && (await reachable(adminUrl))) {
@@ -148,7 +150,8 @@ export async function startEmbeddedPostgres(opts: {
   const logFile = join(dataDir, 'server.log');
   const logFd = openSync(logFile, 'w');
   // Its own process group: a terminal's Ctrl-C reaches only us, and we stop Postgres last. TCP on loopback only.
-  const child = spawn(bins.postgres, ['-D', dataDir, '-p', String(opts.port), '-h', '127.0.0.1', '-c', 'unix_socket_directories='], {
+  const settings = Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  const child = spawn(bins.postgres, ['-D', dataDir, '-p', String(opts.port), '-h', '127.0.0.1', '-c', 'unix_socket_directories=', ...settings], {
     ...runAs,
     cwd: dataDir,
     detached: true,

@@ -22,6 +22,8 @@ describe('workflow replay', () => {
         'lab-order-testkit-registrable-completed',
         // recorded before results were stored by the activity recording their step (storeResults on its own)
         'lab-order-testkit-registrable-completed-before-results-with-step',
+        // recorded before the status search attribute was upserted once before each wait (once per step)
+        'lab-order-testkit-registrable-completed-before-search-status-before-wait',
         // recorded before order creation became one local activity (the patched() branch keeps it replaying)
         'lab-order-testkit-registrable-completed-before-local-create',
         // recorded before the order's steps became local activities

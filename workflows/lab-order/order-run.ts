@@ -33,6 +33,9 @@ export class OrderRun<S extends TestkitState | DrawState> {
   readonly queue: Job[] = [];
   /** Set once the order exists: its status changes are then upserted as search attributes. */
   searchable = false;
+  /** Upserts of the status wait for `flushSearchStatus` (before each wait: SEARCH_STATUS_BEFORE_WAIT). */
+  searchStatusBeforeWait = false;
+  private pendingSearchStatus: LowLevelStatus | null = null;
   /** Result slugs the last final results lacked (what a redraw draws again). */
   missingSlugs: string[] = [];
   private shipment: ShipmentRecord | null = null;
@@ -83,7 +86,16 @@ export class OrderRun<S extends TestkitState | DrawState> {
       ...(storeResults ? { storeResults } : {}),
     });
     this.events = eventId;
-    if (this.searchable) upsertSearchAttributes(searchAttributePairs({ status: low }));
+    if (!this.searchable) return;
+    if (this.searchStatusBeforeWait) this.pendingSearchStatus = low;
+    else upsertSearchAttributes(searchAttributePairs({ status: low }));
+  }
+
+  /** Upserts the status recorded last, if not yet: called before the workflow waits and before it ends. */
+  flushSearchStatus(): void {
+    if (this.pendingSearchStatus === null) return;
+    upsertSearchAttributes(searchAttributePairs({ status: this.pendingSearchStatus }));
+    this.pendingSearchStatus = null;
   }
 
   /** A step failed for good: the order ends `do_not_process` (processing_error), recorded without the data that failed. */

@@ -10,7 +10,7 @@ import { registerHandlers } from './handlers.js';
 import { OrderRun } from './order-run.js';
 import { startRedraw } from './redraw.js';
 import { reservationExpiryJob } from './reservation.js';
-import { CORRECTION_WINDOW, CREATE_IN_ONE_STEP, REDRAW_MISSING_MARKERS, SEARCH_ATTRIBUTES_SET, acts, localActs, poisonOf } from './steps.js';
+import { CORRECTION_WINDOW, CREATE_IN_ONE_STEP, REDRAW_MISSING_MARKERS, SEARCH_ATTRIBUTES_SET, SEARCH_STATUS_BEFORE_WAIT, acts, localActs, poisonOf } from './steps.js';
 
 /**
  * The order's life under its method's lifecycle: every change arrives as a job (an Update, a partner
@@ -52,6 +52,7 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   // From here on the order is findable by its search attributes (histories from before set none).
   run.searchable = patched(SEARCH_ATTRIBUTES_SET);
   if (run.searchable) upsertSearchAttributes(searchAttributePairs({ team: input.teamId, method: input.method, user: input.record.userId, status: run.state.low }));
+  run.searchStatusBeforeWait = run.searchable && patched(SEARCH_STATUS_BEFORE_WAIT);
 
   while (!lc.isTerminal(run.state)) {
     const seenVersion = run.simulationVersion;
@@ -63,6 +64,8 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     if (releaseAt !== null) wait = Math.min(wait ?? Infinity, Math.max(0, releaseAt - workflowNow()));
     const woken = () => run.queue.length > 0 || run.simulationVersion !== seenVersion;
     let gotWoken = woken();
+    // the status is searchable while the order waits (not at each step of a walk that does not wait)
+    if (!gotWoken && (wait === undefined || wait > 0)) run.flushSearchStatus();
     if (!gotWoken && wait === undefined) {
       await condition(woken);
       gotWoken = true;
@@ -88,6 +91,7 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     if (timed) await run.apply({ cmd: timed.cmd, statusDetail: timed.statusDetail });
   }
 
+  run.flushSearchStatus();
   // An initial walk-in order with markers missing gets its redraw, in the same order transaction.
   if (run.state.low === 'redraw_available' && input.record.transactionId) await startRedraw(input, patched(REDRAW_MISSING_MARKERS) ? run.missingSlugs : null);
 
@@ -99,6 +103,7 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
       if (left <= 0 || !(await condition(() => run.queue.length > 0, left))) break;
       const job = run.queue.shift()!;
       job.outcome = await run.apply(job);
+      run.flushSearchStatus();
     }
   }
 

@@ -43,6 +43,12 @@ export const REDRAW_MISSING_MARKERS = 'order-redraw-missing-markers-only';
 /** Orders carry the service's search attributes (team, status, method, user); older histories set none. */
 export const SEARCH_ATTRIBUTES_SET = 'order-search-attributes';
 /**
+ * The status search attribute is upserted once before each wait (the last status of a run of steps), not
+ * once per step: a simulated walk of seven steps in one workflow task wrote seven upserts, each a history
+ * event and a visibility write, of which only the last was ever seen. Older histories upsert per step.
+ */
+export const SEARCH_STATUS_BEFORE_WAIT = 'order-search-status-before-wait';
+/**
  * Results are stored by the local activity that records their step (one activity instead of two, the results
  * sent once); older histories store them in an activity of their own first.
  */
