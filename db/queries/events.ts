@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
 import { outboxEvents, webhookDeliveries, webhookEndpoints } from '../schema/index.js';
-import { compiledByShape } from './compiled.js';
+import { compiledByShape, runBound } from './compiled.js';
 import { endpointWants } from './webhooks.js';
 
 export interface NewTeamEvent {
@@ -72,6 +72,6 @@ export async function recordTeamEvents(tx: DbOrTx, events: NewTeamEvent[]): Prom
       [`${i}.createdAt`, e.createdAt.toISOString()],
     ]),
   );
-  const [row] = await tx.execute<{ recorded: string[]; endpoints: string[] }>(statement(values));
+  const [row] = await runBound<{ recorded: string[]; endpoints: string[] }>(tx, statement(values));
   return { recorded: row?.recorded ?? [], endpoints: row?.endpoints ?? [] };
 }
