@@ -319,10 +319,10 @@ function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (m) => `\\${m}`);
 }
 
-/** A lab test the team may order: from the shared catalogue or its own. */
+/** A lab test the team may order (from the shared catalogue or its own), with its lab. */
 export async function findVisibleLabTest(db: DbOrTx, teamId: string, labTestId: string) {
   const [row] = await db
-    .select({ id: labTests.id, method: labTests.method, status: labTests.status })
+    .select({ id: labTests.id, method: labTests.method, status: labTests.status, labId: labTests.labId })
     .from(labTests)
     .where(and(eq(labTests.id, labTestId), or(isNull(labTests.teamId), eq(labTests.teamId, teamId))))
     .limit(1);

@@ -4,7 +4,7 @@ import { isInvalidData } from '../../../domain/failures.js';
 import type { Context } from 'hono';
 import type { NewOrder } from '../../../db/queries/orders.js';
 import { findIdempotencyKey, recordOrderCreation } from '../../../db/queries/orders.js';
-import { findLabAccount, labOfLabTest } from '../../../db/queries/lab-accounts.js';
+import { findLabAccount } from '../../../db/queries/lab-accounts.js';
 import { orderPayloadBuilder, orderView, type ClientFacingOrder } from '../../../db/queries/order-view.js';
 import { findUser } from '../../../db/queries/users.js';
 import { requestHash, transactionIdOf, uuidFrom } from '../../../domain/orders/ids.js';
@@ -49,7 +49,7 @@ export async function checkOrderRefs(
     if (!account) throw notFound('Lab account not found');
     const usable = account.status === 'active' || (options.allowPendingAccount && account.status.toLowerCase() === 'pending');
     if (!usable) throw badRequest(`Lab account ${labAccountId} is not active`);
-    if (account.labId !== (await labOfLabTest(deps.db, labTestId))) throw badRequest(`Lab account ${labAccountId} is not at the lab of lab test ${labTestId}`);
+    if (account.labId !== test.labId) throw badRequest(`Lab account ${labAccountId} is not at the lab of lab test ${labTestId}`);
   }
   return { user, test, method };
 }

@@ -7,7 +7,6 @@ import type { AppEnv } from '../../env.js';
 import { ValidationError, badRequest } from '../../errors.js';
 import { parseJsonBody } from '../../validation.js';
 import { checkOrderRefs, startOrder } from './create.js';
-import { labOfLabTest } from '../../../db/queries/lab-accounts.js';
 import { orderPhysician } from '../../../domain/physician.js';
 import { checkOrderSurroundings } from '../lab-accounts/order-checks.js';
 import type { OrdersDeps } from './deps.js';
@@ -38,7 +37,7 @@ export function importOrderRoutes(deps: OrdersDeps) {
     const teamId = c.get('teamId');
     const labTestId = body.order_set.lab_test_ids[0]!;
     const labAccountId = body.lab_account_id ?? body.order_set.lab_account_id ?? null;
-    const { method } = await checkOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId, { allowPendingAccount: true });
+    const { method, test } = await checkOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId, { allowPendingAccount: true });
     if (body.collection_method !== method) {
       throw new ValidationError([{ loc: ['body', 'collection_method'], msg: `the lab test is collected by ${method}`, type: 'value_error' }]);
     }
@@ -47,7 +46,7 @@ export function importOrderRoutes(deps: OrdersDeps) {
     const around = await checkOrderSurroundings(deps.db, {
       teamId,
       userId: body.user_id,
-      labId: (await labOfLabTest(deps.db, labTestId))!,
+      labId: test.labId!,
       labAccountId,
       purpose: 'import',
       physician: body.physician ?? null,

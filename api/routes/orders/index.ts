@@ -20,7 +20,6 @@ import { HttpError, ValidationError, badRequest, notFound } from '../../errors.j
 import { parse, parseJsonBody, parseQuery, readJson } from '../../validation.js';
 import { checkedAoeAnswers } from '../lab-tests/aoe.js';
 import { checkOrderSurroundings } from '../lab-accounts/order-checks.js';
-import { labOfLabTest } from '../../../db/queries/lab-accounts.js';
 import { servicePhysicianFor } from '../../../domain/lab-accounts/physicians.js';
 import { orderPhysician } from '../../../domain/physician.js';
 import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
@@ -67,14 +66,14 @@ export function ordersRoutes(deps: OrdersDeps) {
   app.post('/order/testkit', async (c) => {
     const body = await parseJsonBody(c, createTestkitOrderBody);
     const teamId = c.get('teamId');
-    const { method } = await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id, body.lab_account_id);
+    const { method, test } = await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id, body.lab_account_id);
     if (method !== 'testkit') throw badRequest(`Lab test ${body.lab_test_id} is collected by ${method}, not by a testkit`);
     // The same lab-account checks as POST /v3/order (README "Lab accounts"): the account given or resolved,
     // delegation (no physician can be named here, so a delegated account past its grace refuses), billing.
     const around = await checkOrderSurroundings(db, {
       teamId,
       userId: body.user_id,
-      labId: (await labOfLabTest(db, body.lab_test_id))!,
+      labId: test.labId!,
       labAccountId: body.lab_account_id ?? null,
       physician: null,
       patientState: body.shipping_details.state,
@@ -114,7 +113,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     }
     const labTestId = body.order_set?.lab_test_ids?.[0] ?? body.lab_test_id!;
     const labAccountId = body.lab_account_id ?? body.order_set?.lab_account_id ?? null;
-    const { method } = await checkOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId);
+    const { method, test } = await checkOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId);
     if (body.collection_method && body.collection_method !== method) {
       throw new ValidationError([
         { loc: ['body', 'collection_method'], msg: `the lab test is collected by ${method}`, type: 'value_error' },
@@ -125,7 +124,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     const around = await checkOrderSurroundings(db, {
       teamId,
       userId: body.user_id,
-      labId: (await labOfLabTest(db, labTestId))!,
+      labId: test.labId!,
       labAccountId,
       physician: body.physician ?? null,
       patientState: body.patient_address.state,
