@@ -174,9 +174,6 @@ async function main() {
       worker.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
     });
 
-    // The events of a transaction are recorded by one recordTeamEvent statement each (the service's own
-    // statement, as order steps send it), sent without waiting for the one before: postgres.js pipelines
-    // them on the transaction's connection, so the recorder is not bound by a round trip per event.
     const [{ pid: backendPid } = { pid: 0 }] = await db.sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
     const postmasterPid = procStat(backendPid)?.ppid ?? 0;
     const cpu = () => cpuSnapshot(worker.pid!, postmasterPid);
@@ -188,18 +185,24 @@ async function main() {
 
     const record = async (count: number, first: number, ids: string[], created: Map<string, number>) => {
       const endpoints = await db.db.transaction(async (tx) => {
-        const events = Array.from({ length: count }, (_, k) => {
+        const woken = new Set<string>();
+        for (let k = 0; k < count; k++) {
           const id = randomUUID();
           const createdAt = new Date();
           ids.push(id);
           created.set(id, createdAt.getTime());
-          return { id, teamId: team.teamId, eventType: 'labtest.order.updated', data: orderLikeData(first + k, team.teamId), subjectId: null, createdAt };
-        });
-        const queued = await Promise.all(events.map((e) => recordTeamEvent(tx, e)));
-        for (const [k, got] of queued.entries()) {
-          if (got.length !== 1 || got[0] !== endpoint.id) throw new Error(`event ${events[k]!.id} was queued for ${JSON.stringify(got)}, not the bench endpoint`);
+          const got = await recordTeamEvent(tx, {
+            id,
+            teamId: team.teamId,
+            eventType: 'labtest.order.updated',
+            data: orderLikeData(first + k, team.teamId),
+            subjectId: null,
+            createdAt,
+          });
+          if (got.length !== 1 || got[0] !== endpoint.id) throw new Error(`event ${id} was queued for ${JSON.stringify(got)}, not the bench endpoint`);
+          woken.add(endpoint.id);
         }
-        return [endpoint.id];
+        return [...woken];
       });
       await wakeEndpoints(client, endpoints);
     };
