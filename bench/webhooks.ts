@@ -71,7 +71,8 @@ function procStat(pid: number): { cpuMs: number; ppid: number; comm: string } | 
 /**
  * CPU time so far (ms) of each side of the run, read from /proc: this process (recorder, receiver, bare
  * loop), the worker, Postgres (the postmaster and every process it started) and the Temporal server. On a
- * shared machine, CPU per event says where the work goes better than wall time does.
+ * shared machine, CPU per event says where the work goes better than wall time does. A Postgres process
+ * that ended between two snapshots (an autovacuum worker) drops out of the sum: its figure can be a little low.
  */
 function cpuSnapshot(workerPid: number, postmasterPid: number): Record<string, number> {
   const usage = process.cpuUsage();
