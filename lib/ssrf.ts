@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import { Agent, fetch as undiciFetch, request as undiciRequest, type Dispatcher, type RequestInit as UndiciRequestInit } from 'undici';
 
 /**
  * Server-side request forgery guard for webhook deliveries (README "Webhooks"). Outbound calls reach only
@@ -141,6 +141,15 @@ export function guardedLookup(policy: AddressPolicy, resolve: Resolver = systemR
 
 export type GuardedFetch = (url: string, init: RequestInit) => Promise<Response>;
 
+/** Literal addresses are judged before any connection; names at connect time (guardedLookup). */
+function refuseLiteral(url: string, policy: AddressPolicy): void {
+  const host = bare(new URL(url).hostname);
+  if (isIP(host)) {
+    const verdict = checkAddress(host, policy);
+    if (!verdict.ok) throw new SsrfRefusedError(`refused: ${host} is ${verdict.range}`);
+  }
+}
+
 /**
  * `fetch` for outbound calls to URLs users gave: literal addresses are checked before connecting, names at
  * connect time (guardedLookup), redirects are never followed. Refusals reject with SsrfRefusedError.
@@ -148,17 +157,30 @@ export type GuardedFetch = (url: string, init: RequestInit) => Promise<Response>
 export function createGuardedFetch(policy: AddressPolicy, resolve: Resolver = systemResolver): GuardedFetch {
   const agent = new Agent({ connect: { lookup: guardedLookup(policy, resolve) } });
   return async (url, init) => {
-    const host = bare(new URL(url).hostname);
-    if (isIP(host)) {
-      const verdict = checkAddress(host, policy);
-      if (!verdict.ok) throw new SsrfRefusedError(`refused: ${host} is ${verdict.range}`);
-    }
+    refuseLiteral(url, policy);
     try {
       return (await undiciFetch(url, { ...(init as UndiciRequestInit), redirect: 'manual', dispatcher: agent })) as unknown as Response;
     } catch (err) {
-      const refused = findRefusal(err);
-      if (refused) throw refused;
-      throw err;
+      throw findRefusal(err) ?? err;
+    }
+  };
+}
+
+export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'dispatcher'>;
+export type GuardedRequest = (url: string, options: RequestOptions) => Promise<Dispatcher.ResponseData>;
+
+/**
+ * The same guard around undici's `request` (no WHATWG Request/Response/streams per call: about half the
+ * CPU of `fetch` for a webhook POST, bench:webhooks). Never follows redirects; keep-alive connections.
+ */
+export function createGuardedRequest(policy: AddressPolicy, resolve: Resolver = systemResolver): GuardedRequest {
+  const agent = new Agent({ connect: { lookup: guardedLookup(policy, resolve) } });
+  return async (url, options) => {
+    refuseLiteral(url, policy);
+    try {
+      return await undiciRequest(url, { ...options, dispatcher: agent });
+    } catch (err) {
+      throw findRefusal(err) ?? err;
     }
   };
 }

@@ -16,16 +16,18 @@ import {
 import { webhookEndpoints } from '../../db/schema/index.js';
 import { outcomeOf, shouldDisable, type Outcome } from '../../domain/webhooks/retry.js';
 import { webhookDeliveries, webhookDeliveryDuration } from '../../lib/metrics.js';
-import { signedHeaders, type EventEnvelope } from '../../domain/webhooks/signing.js';
+import { webhookSigner, type EventEnvelope } from '../../domain/webhooks/signing.js';
 import { classifyActivityError } from '../../lib/activity-errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { createGuardedFetch, type GuardedFetch } from '../../lib/ssrf.js';
+import { createGuardedRequest, type GuardedRequest } from '../../lib/ssrf.js';
 import type { DeliverDueResult } from '../../workflows/webhooks/definitions.js';
 import { postEvent, type PostResult } from './http.js';
 
-/** Answers written per transaction. */
+/** Answers written per statement, at least (more when the previous write is still running). */
 const WRITE_BATCH = 32;
+/** The next deliveries are claimed once fewer than this many are left waiting for a lane. */
+const LOW_WATER = 64;
 /** A round takes further batches while it has run less than this… */
 const ROUND_MS = 5_000;
 /** …looking for new deliveries this often once caught up… */
@@ -52,8 +54,8 @@ interface Deps {
   wake: (endpointIds: string[]) => Promise<void>;
   /** The sandbox may deliver to loopback receivers; production only to public addresses. */
   config?: { SERVICE_ENVIRONMENT?: 'sandbox' | 'production' | undefined } | undefined;
-  /** Outbound HTTP (default: the SSRF-guarded fetch of lib/ssrf.ts for the environment); tests inject one. */
-  fetch?: GuardedFetch;
+  /** Outbound HTTP (default: the SSRF-guarded request of lib/ssrf.ts for the environment); tests inject one. */
+  request?: GuardedRequest;
 }
 
 /** Stores a round's attempts; a record the database refuses is stored without what it refused, as failed. */
@@ -86,26 +88,34 @@ export function envelopeOf(event: DueDelivery['event']): string {
   return JSON.stringify(envelope);
 }
 
-function signingSecrets(endpoint: EndpointRow, box: SecretBox, now: Date): string[] {
-  const secrets = [box.open(endpoint.secretEnc)];
-  if (endpoint.previousSecretEnc && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
-    secrets.push(box.open(endpoint.previousSecretEnc));
+type Signer = ReturnType<typeof webhookSigner>;
+
+/** The endpoint's signer (both secrets during a rotation); one that cannot be built fails each event as before. */
+function signerOf(endpoint: EndpointRow, box: SecretBox, now: Date): Signer {
+  try {
+    const secrets = [box.open(endpoint.secretEnc)];
+    if (endpoint.previousSecretEnc && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
+      secrets.push(box.open(endpoint.previousSecretEnc));
+    }
+    return webhookSigner(secrets);
+  } catch (err) {
+    return () => {
+      throw err;
+    };
   }
-  return secrets;
 }
 
-async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  });
-  await Promise.all(lanes);
+/** A claimed delivery with the endpoint it was claimed for (its URL and secrets as read just before). */
+interface Job {
+  due: DueDelivery;
+  url: string;
+  sign: Signer;
 }
 
 export function createWebhookActivities(deps: Deps) {
   const { db, logger, settings } = deps;
   const { wake } = deps;
-  const send = deps.fetch ?? createGuardedFetch({ allowLoopback: (deps.config?.SERVICE_ENVIRONMENT ?? 'sandbox') === 'sandbox' });
+  const send = deps.request ?? createGuardedRequest({ allowLoopback: (deps.config?.SERVICE_ENVIRONMENT ?? 'sandbox') === 'sandbox' });
 
   async function disable(endpoint: EndpointRow, reason: string, now: Date): Promise<void> {
     const others = await db.transaction(async (tx) => {
@@ -137,78 +147,161 @@ export function createWebhookActivities(deps: Deps) {
       if (!endpoint.enabled) return { state: 'disabled', delivered: 0, failed: 0, more: false, nextDueAt: null };
       const box = await deps.secretBox();
       const started = Date.now();
-      let due: DueDelivery[] = [];
       let delivered = 0;
       let failed = 0;
       let gone: string | null = null;
-      // Answers are written in small batches (one transaction each), not one transaction per POST. A worker
-      // that dies before a batch is written re-sends those events: at least once, never lost.
-      const unwritten: AttemptRecord[] = [];
-      const write = async () => {
-        await recordAttemptsSafely(db, unwritten.splice(0), logger);
-        Context.current().heartbeat({ delivered, failed });
-      };
-      // A round goes on for up to ROUND_MS: batch after batch while a backlog lasts (no workflow task and
-      // activity dispatch per batch), and, once caught up, it looks for new deliveries every POLL_MS until
-      // none came for LINGER_MS, so events recorded meanwhile leave at once instead of after a wake-up
-      // signal, a workflow task and a new round. The endpoint is read again before each further batch.
+
+      // A pipeline: a feeder claims due deliveries (up to a batch at a time, the next claim made while the POSTs
+      // of the last are in flight), `concurrency` lanes POST them, and a writer stores their answers
+      // (WRITE_BATCH or more per statement) while the lanes go on. A delivery stays `taken` from its claim until
+      // its answer is written, so no claim takes it twice. A worker that dies before an answer is written
+      // re-sends that event: at least once, never lost.
+      const queue: Job[] = [];
+      const taken = new Set<string>();
+      let feeding = true;
       let lastWork = started;
-      for (let batch = 0; ; batch++) {
-        due = await dueDeliveries(db, endpoint.id, new Date(), settings.batchSize);
-        if (due.length === 0) {
-          const now = Date.now();
-          if (batch === 0 || now - lastWork >= LINGER_MS || now - started >= ROUND_MS) break;
-          await sleep(POLL_MS);
-          continue;
-        }
-        if (batch > 0) {
-          const again = await findEndpointById(db, endpoint.id);
-          if (!again) return { state: 'gone', delivered, failed, more: false, nextDueAt: null };
-          if (!again.enabled) return { state: 'disabled', delivered, failed, more: false, nextDueAt: null };
-          endpoint = again;
-        }
-        const current = endpoint;
-        const secrets = signingSecrets(current, box, new Date());
-        await inParallel(due, settings.concurrency, async ({ delivery, event }) => {
-          if (gone) return;
-          const at = new Date();
-          const attempts = delivery.attempts + 1;
-          let sent: PostResult;
+      let inFlight = 0;
+      // Feeder and lanes wait for "something changed" (a claim, a lane's take, an end, a failed write) and look again.
+      let waiters: (() => void)[] = [];
+      const changed = () => {
+        const woken = waiters;
+        waiters = [];
+        for (const w of woken) w();
+      };
+      const nextChange = () => new Promise<void>((r) => waiters.push(r));
+      const unwritten: AttemptRecord[] = [];
+      let writing: Promise<void> = Promise.resolve();
+      let writeQueued = false;
+      let writeError: unknown = null;
+      /** Writes the answers gathered so far after the write under way (at most one more waits behind it). */
+      const flush = () => {
+        if (writeQueued) return;
+        writeQueued = true;
+        writing = writing.then(async () => {
+          writeQueued = false;
+          const list = unwritten.splice(0);
+          if (list.length === 0 || writeError) return;
           try {
-            const body = envelopeOf(event);
-            sent = await postEvent(current.url, signedHeaders(secrets, event.id, at, body), body, settings.timeoutMs, send);
+            await recordAttemptsSafely(db, list, logger);
+            for (const a of list) taken.delete(a.deliveryId);
+            Context.current().heartbeat({ delivered, failed });
           } catch (err) {
-            // A poison event (one that cannot be serialised or signed) fails alone; the others go on.
-            logger.warn({ delivery_id: delivery.id, event_id: event.id, err: classifyActivityError(err).message }, 'webhook event could not be prepared');
-            sent = { result: { statusCode: null, error: 'the event could not be prepared for delivery' }, refused: true, durationMs: 0, responseBody: null };
+            writeError = err;
+            changed();
           }
-          // A refused destination (SSRF guard) or an unsendable event is not retried.
-          const outcome: Outcome = sent.refused
-            ? { status: 'failed', disableEndpoint: false, reason: 'error' in sent.result ? sent.result.error : 'refused' }
-            : outcomeOf(sent.result, attempts, settings.retrySchedule, new Date());
-          unwritten.push({
-            deliveryId: delivery.id,
-            attemptedAt: at,
-            statusCode: sent.result.statusCode,
-            durationMs: sent.durationMs,
-            responseBody: sent.responseBody,
-            error: 'error' in sent.result ? sent.result.error : null,
-            attempts,
-            outcome: outcome.status === 'failed' ? { status: 'failed' } : outcome,
-          });
-          // Attempt outcomes: delivered; retry (pending, will be tried again); failed (for good); refused (SSRF guard or unsendable).
-          webhookDeliveries.inc({ outcome: sent.refused ? 'refused' : outcome.status === 'pending' ? 'retry' : outcome.status });
-          if (!sent.refused) webhookDeliveryDuration.observe(sent.durationMs / 1000);
-          if (outcome.status === 'delivered') delivered++;
-          else failed++;
-          if (outcome.status === 'failed' && outcome.disableEndpoint) gone = outcome.reason;
-          if (unwritten.length >= WRITE_BATCH) await write();
         });
-        await write();
-        lastWork = Date.now();
-        // A batch with failures ends the round: the failing-since bookkeeping below sees each batch's outcome.
-        if (gone || failed > 0 || lastWork - started >= ROUND_MS) break;
-      }
+      };
+      const stopped = () => gone !== null || writeError !== null;
+
+      const lane = async () => {
+        try {
+          for (;;) {
+            if (stopped()) return;
+            const job = queue.shift();
+            if (!job) {
+              if (!feeding) return;
+              await nextChange();
+              continue;
+            }
+            if (queue.length < LOW_WATER) changed();
+            inFlight++;
+            await deliverOne(job);
+            inFlight--;
+            lastWork = Date.now();
+            // Written in batches while a backlog lasts, at once when the lanes run dry.
+            if (unwritten.length >= WRITE_BATCH || queue.length === 0) flush();
+          }
+        } finally {
+          changed();
+        }
+      };
+
+      const deliverOne = async ({ due: { deliveryId, attempts: before, event }, url, sign }: Job) => {
+        const at = new Date();
+        const attempts = before + 1;
+        let sent: PostResult;
+        try {
+          const body = envelopeOf(event);
+          sent = await postEvent(url, sign(event.id, at, body), body, settings.timeoutMs, send);
+        } catch (err) {
+          // A poison event (one that cannot be serialised or signed) fails alone; the others go on.
+          logger.warn({ delivery_id: deliveryId, event_id: event.id, err: classifyActivityError(err).message }, 'webhook event could not be prepared');
+          sent = { result: { statusCode: null, error: 'the event could not be prepared for delivery' }, refused: true, durationMs: 0, responseBody: null };
+        }
+        // A refused destination (SSRF guard) or an unsendable event is not retried.
+        const outcome: Outcome = sent.refused
+          ? { status: 'failed', disableEndpoint: false, reason: 'error' in sent.result ? sent.result.error : 'refused' }
+          : outcomeOf(sent.result, attempts, settings.retrySchedule, new Date());
+        unwritten.push({
+          deliveryId,
+          attemptedAt: at,
+          statusCode: sent.result.statusCode,
+          durationMs: sent.durationMs,
+          responseBody: sent.responseBody,
+          error: 'error' in sent.result ? sent.result.error : null,
+          attempts,
+          outcome: outcome.status === 'failed' ? { status: 'failed' } : outcome,
+        });
+        // Attempt outcomes: delivered; retry (pending, will be tried again); failed (for good); refused (SSRF guard or unsendable).
+        webhookDeliveries.inc({ outcome: sent.refused ? 'refused' : outcome.status === 'pending' ? 'retry' : outcome.status });
+        if (!sent.refused) webhookDeliveryDuration.observe(sent.durationMs / 1000);
+        if (outcome.status === 'delivered') delivered++;
+        else failed++;
+        if (outcome.status === 'failed' && outcome.disableEndpoint) gone = outcome.reason;
+      };
+
+      // The feeder. A round goes on for up to ROUND_MS: claim after claim while a backlog lasts (no workflow
+      // task and activity dispatch per batch), and, once caught up, it looks for new deliveries every POLL_MS
+      // until none came for LINGER_MS, so events recorded meanwhile leave at once instead of after a wake-up
+      // signal, a workflow task and a new round. The endpoint is read again before each further claim (what
+      // is queued for it is dropped, still pending, if it was deleted or disabled). Failures end the claims
+      // (the failing-since bookkeeping below sees each claim's outcome).
+      /** The endpoint was deleted or disabled while the round ran. */
+      let ended: 'gone' | 'disabled' | null = null;
+      let lastClaimFull = false;
+      const feeder = async () => {
+        try {
+          for (let claim = 0; !stopped() && failed === 0; claim++) {
+            if (claim > 0) {
+              if (Date.now() - started >= ROUND_MS) break;
+              const again = await findEndpointById(db, endpoint!.id);
+              if (!again || !again.enabled) {
+                ended = again ? 'disabled' : 'gone';
+                queue.length = 0;
+                break;
+              }
+              endpoint = again;
+            }
+            const current = endpoint!;
+            const due = await dueDeliveries(db, current.id, new Date(), settings.batchSize, [...taken]);
+            lastClaimFull = due.length === settings.batchSize;
+            if (due.length === 0) {
+              if (claim === 0 || (inFlight === 0 && queue.length === 0 && Date.now() - lastWork >= LINGER_MS)) break;
+              await sleep(POLL_MS);
+              continue;
+            }
+            lastWork = Date.now();
+            const sign = signerOf(current, box, new Date());
+            for (const d of due) {
+              taken.add(d.deliveryId);
+              queue.push({ due: d, url: current.url, sign });
+            }
+            changed();
+            // The next claim once the lanes have taken most of this one.
+            while (queue.length >= LOW_WATER && !stopped()) await nextChange();
+          }
+        } finally {
+          feeding = false;
+          changed();
+        }
+      };
+
+      await Promise.all([feeder(), ...Array.from({ length: settings.concurrency }, lane)]);
+      flush();
+      await writing;
+      if (writeError) throw writeError;
+      if (ended) return { state: ended, delivered, failed, more: false, nextDueAt: null };
+      const more = lastClaimFull;
 
       const now = new Date();
       if (gone) {
@@ -228,7 +321,7 @@ export function createWebhookActivities(deps: Deps) {
       }
       if (delivered + failed > 0) logger.debug({ endpoint_id: endpoint.id, delivered, failed }, 'webhook round');
       const next = await nextDueAt(db, endpoint.id);
-      return { state: 'active', delivered, failed, more: due.length === settings.batchSize, nextDueAt: next?.getTime() ?? null };
+      return { state: 'active', delivered, failed, more, nextDueAt: next?.getTime() ?? null };
     },
   };
 }

@@ -112,22 +112,39 @@ export async function deleteEndpoint(db: DbOrTx, teamId: string, id: string): Pr
 // ---- delivery ----------------------------------------------------------------------------------
 
 export interface DueDelivery {
-  delivery: DeliveryRow;
-  event: EventRow;
+  deliveryId: string;
+  /** Attempts made so far. */
+  attempts: number;
+  event: Pick<EventRow, 'id' | 'eventType' | 'data' | 'teamId' | 'userId' | 'clientUserId'>;
 }
 
-/** Deliveries of an endpoint that are due now, oldest first, with their events. */
-export async function dueDeliveries(db: DbOrTx, endpointId: string, now: Date, limit: number): Promise<DueDelivery[]> {
-  const rows = await db
-    .select({ delivery: webhookDeliveries, event: outboxEvents })
-    .from(webhookDeliveries)
-    .innerJoin(outboxEvents, eq(outboxEvents.id, webhookDeliveries.eventId))
-    .where(
-      and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now)),
-    )
-    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(outboxEvents.createdAt))
-    .limit(limit);
-  return rows;
+/**
+ * Deliveries of an endpoint that are due now, oldest first, with what their envelope needs; `taken` (ids
+ * already being delivered, their answers not yet written) are left out. One statement of fixed text
+ * (prepared once per connection), its rows as Postgres sends them (no row mapping by the query builder).
+ */
+export async function dueDeliveries(db: DbOrTx, endpointId: string, now: Date, limit: number, taken: readonly string[] = []): Promise<DueDelivery[]> {
+  const rows = await db.execute<{
+    id: string;
+    attempts: number;
+    event_id: string;
+    event_type: string;
+    data: Record<string, unknown>;
+    team_id: string;
+    user_id: string | null;
+    client_user_id: string | null;
+  }>(sql`
+    select d.id, d.attempts, e.id as event_id, e.event_type, e.data, e.team_id, e.user_id, e.client_user_id
+    from ${webhookDeliveries} d join ${outboxEvents} e on e.id = d.event_id
+    where d.endpoint_id = ${endpointId}::uuid and d.status = 'pending' and d.next_attempt_at <= ${now.toISOString()}::timestamptz
+      and d.id <> all(${`{${taken.join(',')}}`}::uuid[])
+    order by d.next_attempt_at, e.created_at
+    limit ${limit}::int`);
+  return rows.map((r) => ({
+    deliveryId: r.id,
+    attempts: r.attempts,
+    event: { id: r.event_id, eventType: r.event_type, data: r.data, teamId: r.team_id, userId: r.user_id, clientUserId: r.client_user_id },
+  }));
 }
 
 /** When the endpoint's next pending delivery is due (null: nothing pending). */
@@ -151,35 +168,38 @@ export interface AttemptRecord {
 }
 
 /**
- * Stores attempts and moves their deliveries on, in one transaction and two statements whatever their
- * number (a round's answers are written together, not one transaction per POST). Only deliveries
- * that are still pending change.
+ * Stores attempts and moves their deliveries on, in one statement whatever their number (a round's
+ * answers are written together, not one transaction per POST): the attempts go in as one JSON parameter,
+ * so the text is the same for every batch (prepared once per connection). Only deliveries that are still
+ * pending change.
  */
 export async function recordAttempts(db: DbOrTx, list: AttemptRecord[]): Promise<void> {
   if (list.length === 0) return;
-  await db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values(
-      list.map((a) => ({
-        deliveryId: a.deliveryId,
-        attemptedAt: a.attemptedAt,
-        statusCode: a.statusCode,
-        durationMs: a.durationMs,
-        responseBody: a.responseBody,
-        error: a.error,
-      })),
-    );
-    const ts = (d: Date | null) => (d ? sql`${d.toISOString()}::timestamptz` : sql`null::timestamptz`);
-    const rows = list.map(
-      (a) =>
-        sql`(${a.deliveryId}::uuid, ${a.outcome.status}, ${a.attempts}::int, ${ts(a.outcome.status === 'pending' ? a.outcome.nextAttemptAt : null)}, ${ts(a.attemptedAt)}, ${ts(a.outcome.status === 'delivered' ? a.attemptedAt : null)})`,
-    );
-    await tx.execute(sql`
-      update ${webhookDeliveries} as d
-      set status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at,
-          last_attempt_at = v.last_attempt_at, delivered_at = v.delivered_at
-      from (values ${sql.join(rows, sql`, `)}) as v(id, status, attempts, next_attempt_at, last_attempt_at, delivered_at)
-      where d.id = v.id and d.status = 'pending'`);
-  });
+  // Text as Postgres would store it from a parameter: lone surrogates become U+FFFD (as UTF-8 encoding does).
+  const text = (t: string | null) => t?.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd') ?? null;
+  const rows = list.map((a) => ({
+    id: a.deliveryId,
+    attempted_at: a.attemptedAt.toISOString(),
+    status_code: a.statusCode,
+    duration_ms: a.durationMs,
+    response_body: text(a.responseBody),
+    error: text(a.error),
+    status: a.outcome.status,
+    attempts: a.attempts,
+    next_attempt_at: a.outcome.status === 'pending' ? a.outcome.nextAttemptAt.toISOString() : null,
+    delivered_at: a.outcome.status === 'delivered' ? a.attemptedAt.toISOString() : null,
+  }));
+  await db.execute(sql`
+    with v as (
+      select * from json_to_recordset(${JSON.stringify(rows)}::json) as v(id uuid, attempted_at timestamptz, status_code int,
+        duration_ms int, response_body text, error text, status text, attempts int, next_attempt_at timestamptz, delivered_at timestamptz)
+    ), attempt as (
+      insert into ${webhookAttempts} (delivery_id, attempted_at, status_code, duration_ms, response_body, error)
+      select id, attempted_at, status_code, duration_ms, response_body, error from v
+    )
+    update ${webhookDeliveries} as d
+    set status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at, last_attempt_at = v.attempted_at, delivered_at = v.delivered_at
+    from v where d.id = v.id and d.status = 'pending'`);
 }
 
 // ---- event log, resend, recovery ------------------------------------------------------------------

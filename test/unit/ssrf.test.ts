@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postEvent } from '../../activities/webhooks/http.js';
-import { SsrfRefusedError, checkAddress, createGuardedFetch, guardedLookup, refusedEndpointUrl, type Resolver } from '../../lib/ssrf.js';
+import { SsrfRefusedError, checkAddress, createGuardedFetch, createGuardedRequest, guardedLookup, refusedEndpointUrl, type Resolver } from '../../lib/ssrf.js';
 
 const production = { allowLoopback: false };
 const sandbox = { allowLoopback: true };
@@ -173,10 +173,41 @@ describe('createGuardedFetch', () => {
   });
 
   it('postEvent records a refusal as a final result, and stores answers without NUL bytes', async () => {
-    const refused = await postEvent('https://10.0.0.1/', {}, '{}', 1000, createGuardedFetch(production, fakeResolver({}).resolve));
+    const refused = await postEvent('https://10.0.0.1/', {}, '{}', 1000, createGuardedRequest(production, fakeResolver({}).resolve));
     expect(refused).toMatchObject({ refused: true, result: { statusCode: null, error: 'refused: 10.0.0.1 is private' } });
-    const ok = await postEvent(`http://127.0.0.1:${port}/`, {}, '{}', 1000, createGuardedFetch(sandbox, fakeResolver({}).resolve));
+    const ok = await postEvent(`http://127.0.0.1:${port}/`, {}, '{}', 1000, createGuardedRequest(sandbox, fakeResolver({}).resolve));
     expect(ok.result.statusCode).toBe(200);
     expect(ok.responseBody).toBe('okdone');
+    const named = await postEvent(`http://rebind.example.com:${port}/`, {}, '{}', 1000, createGuardedRequest(production, fakeResolver({ 'rebind.example.com': ['127.0.0.1'] }).resolve));
+    expect(named).toMatchObject({ refused: true, result: { statusCode: null, error: 'refused: rebind.example.com resolves to 127.0.0.1 (loopback)' } });
+  });
+
+  it('createGuardedRequest (what deliveries use) connects to the checked address with the URL host, and does not follow redirects', async () => {
+    const { resolve, asked } = fakeResolver({ 'receiver.example.test': ['127.0.0.1'] });
+    const guarded = createGuardedRequest(sandbox, resolve);
+    const res = await guarded(`http://receiver.example.test:${port}/hook`, { method: 'POST', body: '{}' });
+    expect(res.statusCode).toBe(200);
+    await res.body.dump();
+    expect(seen.at(-1)!.headers.host).toBe(`receiver.example.test:${port}`);
+    expect(asked).toEqual(['receiver.example.test']);
+    const before = seen.length;
+    const redirect = await guarded(`http://receiver.example.test:${port}/redirect`, { method: 'POST' });
+    expect(redirect.statusCode).toBe(302);
+    await redirect.body.dump();
+    expect(seen.length).toBe(before + 1);
+    await expect(createGuardedRequest(production, resolve)(`http://127.0.0.1:${port}/`, { method: 'POST' })).rejects.toBeInstanceOf(SsrfRefusedError);
+  });
+
+  it('postEvent answers a receiver that does not answer in time with a timeout, not a hang', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const sent = await postEvent(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, {}, '{}', 200, createGuardedRequest(sandbox, fakeResolver({}).resolve));
+      expect(sent.result).toEqual({ statusCode: null, error: 'no answer within 200 ms' });
+      expect(sent.durationMs).toBeGreaterThanOrEqual(190);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
   });
 });

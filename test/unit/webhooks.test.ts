@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { isValidFilter, matchesFilters } from '../../domain/webhooks/event-types.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, outcomeOf, parseSchedule, retryAfterSeconds, shouldDisable } from '../../domain/webhooks/retry.js';
-import { newEndpointSecret, signedHeaders } from '../../domain/webhooks/signing.js';
+import { newEndpointSecret, signedHeaders, webhookSigner } from '../../domain/webhooks/signing.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 
 const now = new Date('2026-11-23T10:00:00Z');
@@ -69,6 +69,17 @@ describe('signatures and sealed secrets', () => {
     expect(() => new Webhook(a).verify(body, headers)).not.toThrow();
     expect(() => new Webhook(b).verify(body, headers)).not.toThrow();
     expect(() => new Webhook(newEndpointSecret()).verify(body, headers)).toThrow();
+  });
+
+  it('signs with node:crypto exactly as the library does (prebuilt keys), and refuses what it refuses', () => {
+    const [a, b] = [newEndpointSecret(), newEndpointSecret()];
+    const at = new Date(1_700_000_000_123);
+    const body = JSON.stringify({ event_type: 'labtest.order.updated', data: { name: 'Zoë \u{1F600}', n: 1 } }) + '\ud800'; // a lone surrogate: both encode it as U+FFFD
+    const headers = webhookSigner([a, b])('evt-2', at, body);
+    expect(headers['webhook-signature']).toBe(`${new Webhook(a).sign('evt-2', at, body)} ${new Webhook(b).sign('evt-2', at, body)}`);
+    expect(headers['webhook-timestamp']).toBe('1700000000');
+    expect(() => webhookSigner(['whsec_'])).toThrow();
+    expect(() => webhookSigner(['whsec_not base64!'])).toThrow();
   });
 
   it('seals with AES-GCM: round-trips, and refuses tampering and the wrong key', () => {
