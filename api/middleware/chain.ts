@@ -1,4 +1,4 @@
-import type { Env, MiddlewareHandler, Next } from 'hono';
+import type { Context, Env, MiddlewareHandler, Next } from 'hono';
 
 /**
  * Runs `handlers` in order as one middleware: each one's `next()` calls the following one directly, and
@@ -14,12 +14,12 @@ import type { Env, MiddlewareHandler, Next } from 'hono';
  */
 export function chain<E extends Env>(...handlers: MiddlewareHandler<E>[]): MiddlewareHandler<E> {
   if (handlers.length === 1) return handlers[0]!;
-  return (c, next) => {
-    const step = (i: number): ReturnType<Next> => {
-      const handler = handlers[i];
-      // A middleware's answer (a Response) is passed up as compose would take it: Next's type does not say so.
-      return handler ? (handler(c, () => step(i + 1)) as ReturnType<Next>) : next();
-    };
-    return step(0);
-  };
+  return (c, next) => step(handlers, 0, c, next);
+}
+
+// A function of the module, not a closure made per request: tsx (esbuild's keepNames) would name each one.
+function step<E extends Env>(handlers: MiddlewareHandler<E>[], i: number, c: Context<E>, next: Next): ReturnType<Next> {
+  const handler = handlers[i];
+  // A middleware's answer (a Response) is passed up as compose would take it: Next's type does not say so.
+  return handler ? (handler(c, () => step(handlers, i + 1, c, next)) as ReturnType<Next>) : next();
 }
