@@ -170,7 +170,7 @@ export function teamAuth(options: AuthOptions): MiddlewareHandler<AppEnv> {
   if (cache && options.listen) cache.follow(options.listen, options.heartbeatMs);
 
   /** A key not found by getByKey: its scope, its hash, then the cache by hash or the database. */
-  const verify = async (c: Context<AppEnv>, next: Next, key: string, now: number): Promise<void> => {
+  const verify = async (c: Context<AppEnv>, next: Next, key: string, now: number): ReturnType<Next> => {
     const scope = checkKeyScope(key, options.environment, options.region);
     if (!scope.ok) throw new HttpError(401, scope.reason);
 
@@ -188,7 +188,7 @@ export function teamAuth(options: AuthOptions): MiddlewareHandler<AppEnv> {
       cache?.set(hash, teamId, now, mark, key);
     }
     c.set('teamId', teamId);
-    await next();
+    return next();
   };
 
   // Not async: a key verified before (same string, entry live) passes on without hashing and without a promise.

@@ -8,9 +8,8 @@ import type { Context, Env, MiddlewareHandler, Next } from 'hono';
  *
  * What changes against one `app.use` each: an error thrown by one of them is caught by the chain's
  * level, not its own, and answered by the same `app.onError` (errors never stop between two chained
- * handlers); a `Response` one returns instead of calling `next()` is the chain's answer, which Hono makes
- * `c.res` when the chain returns: a chained middleware that reads `c.res` after its `next()` must come
- * before any that may answer so (the request log and tracing are chained with nothing that does).
+ * handlers). A chained middleware that answers without calling `next()` must throw, or set `c.res` (the rate
+ * limits do): a `Response` it only returns is dropped by any chained before it that awaits `next()`.
  */
 export function chain<E extends Env>(...handlers: MiddlewareHandler<E>[]): MiddlewareHandler<E> {
   if (handlers.length === 1) return handlers[0]!;

@@ -139,7 +139,10 @@ export function rateLimit(limiter: RateLimiter, key: (c: Context<AppEnv>) => str
     if (decision.ok) return next();
     const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
     c.header('Retry-After', String(seconds));
-    return Promise.resolve(c.json({ detail: `Too many requests ${what}; retry after ${seconds} s.` }, 429));
+    // Set as c.res, not only returned: chained after a middleware that awaits next() (api/middleware/chain.ts), a
+    // returned answer would be dropped.
+    c.res = c.json({ detail: `Too many requests ${what}; retry after ${seconds} s.` }, 429);
+    return Promise.resolve(c.res);
   };
   // Not async: an unlimited request, or a decision from memory, passes on without a promise of its own.
   return (c, next) => {
