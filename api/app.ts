@@ -9,6 +9,7 @@ import { HttpError, onError, onNotFound } from './errors.js';
 import { refuseBadFormFields, refuseControlCharsInUrl } from './input-guard.js';
 import { MAX_FREE_TEXT } from './validation.js';
 import { teamAuth } from './middleware/auth.js';
+import { chain } from './middleware/chain.js';
 import { requestLog } from './middleware/request-log.js';
 import { rateLimits, type RateLimitSettings } from './middleware/rate-limit.js';
 import { healthRoutes } from './routes/health.js';
@@ -79,9 +80,15 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
   app.onError(onError);
   app.notFound(onNotFound);
   reportTaskQueueBacklog(temporal, temporal.options.namespace); // labflow_task_queue_backlog on /metrics
-  app.use(httpTracing()); // a server span per request when tracing is on (lib/tracing.ts); nothing otherwise
-  app.use(requestLog(logger, { metrics: true })); // request id, log context, the request line and its latency metric
-  app.use(refuseControlCharsInUrl());
+  // Middleware run by every request are chained in a few Hono levels (api/middleware/chain.ts: a level costs
+  // promises, a chained middleware that passes the request on costs none). The request log is a level of its
+  // own, above the guards: what they answer (a 4xx thrown, a 429 returned) is logged and measured like any answer.
+  app.use(
+    chain(
+      httpTracing(), // a server span per request when tracing is on (lib/tracing.ts); nothing otherwise
+      requestLog(logger, { metrics: true }), // request id, log context, the request line and its latency metric
+    ),
+  );
   // Lab report uploads have their own, larger limit (api/routes/lab-reports). GET and HEAD carry no body:
   // they pass straight on (no `Request` object built for the limit, no promise of this middleware's own).
   const limitBody = bodyLimit({
@@ -90,16 +97,20 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
       throw new HttpError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
     },
   });
-  app.use((c, next) => {
-    const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD' || (method === 'POST' && c.req.path.replace(/\/$/, '') === PARSER_UPLOAD_PATH)) return next();
-    return limitBody(c, next);
-  });
-
-  app.use(refuseBadFormFields(MAX_FREE_TEXT)); // HTML form bodies (the dashboard): control characters, dates, lengths
   // Rate limits (README "Rate limits"): per address here, per team after auth below; unset values turn one off.
   const limits = rateLimits(config, { sql: db.sql, onError: (err) => logger.warn({ err }, 'rate limit store failed: request let through') });
-  app.use(limits.byAddress);
+  app.use(
+    chain(
+      refuseControlCharsInUrl(),
+      (c, next) => {
+        const method = c.req.method;
+        if (method === 'GET' || method === 'HEAD' || (method === 'POST' && c.req.path.replace(/\/$/, '') === PARSER_UPLOAD_PATH)) return next();
+        return limitBody(c, next);
+      },
+      refuseBadFormFields(MAX_FREE_TEXT), // HTML form bodies (the dashboard): control characters, dates, lengths
+      limits.byAddress,
+    ),
+  );
   // The operations dashboard: operator sessions of its own (api/dashboard), no team keys.
   const blobStore = blobs ?? blobStoreFor(config.DATA_DIR ?? '.data');
   app.route(
@@ -149,11 +160,8 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
     cacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
     listen: db.sql, // revoked keys leave the cache of every API process at once
   });
-  app.use('/v2/*', auth);
-  app.use('/v3/*', auth);
-  app.use('/lab_report/*', auth);
-  app.use('/aggregate/*', auth);
-  for (const path of ['/v2/*', '/v3/*', '/lab_report/*', '/aggregate/*']) app.use(path, limits.byTeam);
+  const teamScoped = chain(auth, limits.byTeam);
+  for (const path of ['/v2/*', '/v3/*', '/lab_report/*', '/aggregate/*']) app.use(path, teamScoped);
 
   // Before the order routes: POST /v3/order/resend_events must not be read as an order id.
   app.route('/', webhooksRoutes({ db: db.db, temporal, environment: config.SERVICE_ENVIRONMENT, secretBox, publicUrl }));

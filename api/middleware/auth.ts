@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type postgres from 'postgres';
 import { checkKeyScope, hashApiKey } from '../../domain/api-keys.js';
 import type { ServiceEnvironment, ServiceRegion } from '../../domain/environment.js';
@@ -29,7 +29,10 @@ export const API_KEY_HEADERS = ['x-service-api-key', 'x-vital-api-key'] as const
 export const KEY_REVOKED_CHANNEL = 'labflow_api_key_revoked';
 const PING = 'ping'; // never a key hash (64 hex digits)
 
-type Entry = { teamId: string; expiresAt: number };
+type Entry = { teamId: string; expiresAt: number; hash: string };
+
+/** Most presented keys remembered beside their hash (getByKey); past it they are all forgotten at once. */
+const MAX_KEYS = 1_000;
 
 /**
  * Verified keys by hash, each trusted for the TTL. With `follow`, revocations announced on KEY_REVOKED_CHANNEL
@@ -41,6 +44,14 @@ type Entry = { teamId: string; expiresAt: number };
  */
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * The presented key of a verified entry, so a key seen again is found without hashing it (SHA-256 is most
+   * of what a cached key costs). Its entry counts only while it is still the hash's entry in `entries`:
+   * whatever drops or replaces that (revocation, clear, expiry) drops the key too. Keys pass through this
+   * process's memory with every request anyway; a key kept here goes when it is next presented after its entry
+   * ended, or when the cache is cleared (at most MAX_KEYS are kept). Never logged, like the header itself.
+   */
+  private readonly byKey = new Map<string, Entry>();
   /** Bumped by every drop: a lookup that raced with a revocation does not cache its (stale) answer. */
   private generation = 0;
   private stopHeartbeat: (() => void) | null = null;
@@ -55,25 +66,48 @@ export class KeyCache {
     return e && e.expiresAt > now ? e : undefined;
   }
 
+  /** The live entry of a key presented before (set with `key`), without hashing it. */
+  getByKey(key: string, now: number): Entry | undefined {
+    if (this.deaf) return undefined;
+    const e = this.byKey.get(key);
+    if (e === undefined) return undefined;
+    if (e.expiresAt > now && this.entries.get(e.hash) === e) return e;
+    this.byKey.delete(key);
+    return undefined;
+  }
+
   get mark(): number {
     return this.generation;
   }
 
   /** Caches a lookup begun at generation `mark`, unless something was dropped since. */
-  set(hash: string, teamId: string, now: number, mark: number): void {
+  set(hash: string, teamId: string, now: number, mark: number, key?: string): void {
     if (mark !== this.generation || this.deaf) return;
-    if (this.entries.size >= 10_000) this.entries.clear();
-    this.entries.set(hash, { teamId, expiresAt: now + this.ttlMs });
+    if (this.entries.size >= 10_000) this.clearEntries();
+    const entry = { teamId, expiresAt: now + this.ttlMs, hash };
+    this.entries.set(hash, entry);
+    if (key !== undefined) this.remember(key, entry);
+  }
+
+  /** Lets `key` find `entry` (one `get` just returned for its hash) without hashing it next time. */
+  remember(key: string, entry: Entry): void {
+    if (this.byKey.size >= MAX_KEYS) this.byKey.clear();
+    this.byKey.set(key, entry);
   }
 
   drop(hash: string): void {
     this.generation++;
-    this.entries.delete(hash);
+    this.entries.delete(hash); // its key, if kept, no longer finds its entry there (getByKey)
   }
 
   clear(): void {
     this.generation++;
+    this.clearEntries();
+  }
+
+  private clearEntries(): void {
     this.entries.clear();
+    this.byKey.clear();
   }
 
   /** LISTENs on `sql` for revoked keys until the client is ended. */
@@ -135,23 +169,36 @@ export function teamAuth(options: AuthOptions): MiddlewareHandler<AppEnv> {
   const cache = ttlMs > 0 ? new KeyCache(ttlMs) : null;
   if (cache && options.listen) cache.follow(options.listen, options.heartbeatMs);
 
-  return async (c, next) => {
-    const key = c.req.header(API_KEY_HEADERS[0]) ?? c.req.header(API_KEY_HEADERS[1]);
-    if (!key) throw new HttpError(401, 'Missing API key: send it in the x-service-api-key header.');
+  /** A key not found by getByKey: its scope, its hash, then the cache by hash or the database. */
+  const verify = async (c: Context<AppEnv>, next: Next, key: string, now: number): ReturnType<Next> => {
     const scope = checkKeyScope(key, options.environment, options.region);
     if (!scope.ok) throw new HttpError(401, scope.reason);
 
     const hash = hashApiKey(key);
-    const now = Date.now();
-    let teamId = cache?.get(hash, now)?.teamId;
-    if (!teamId) {
+    const cached = cache?.get(hash, now);
+    let teamId: string;
+    if (cached) {
+      cache!.remember(key, cached);
+      teamId = cached.teamId;
+    } else {
       const mark = cache?.mark ?? 0;
       const found = await findTeamByKeyHash(options.db, hash);
       if (!found) throw new HttpError(401, 'Invalid API key.');
       teamId = found.teamId;
-      cache?.set(hash, teamId, now, mark);
+      cache?.set(hash, teamId, now, mark, key);
     }
     c.set('teamId', teamId);
-    await next();
+    return next();
+  };
+
+  // Not async: a key verified before (same string, entry live) passes on without hashing and without a promise.
+  return (c, next) => {
+    const key = c.req.header(API_KEY_HEADERS[0]) ?? c.req.header(API_KEY_HEADERS[1]);
+    if (!key) throw new HttpError(401, 'Missing API key: send it in the x-service-api-key header.');
+    const now = Date.now();
+    const known = cache?.getByKey(key, now);
+    if (known === undefined) return verify(c, next, key, now);
+    c.set('teamId', known.teamId);
+    return next();
   };
 }

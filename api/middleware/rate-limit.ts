@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type postgres from 'postgres';
 import type { AppEnv } from '../env.js';
 
@@ -24,6 +24,8 @@ export interface TokenBucketOptions {
   maxKeys?: number;
 }
 
+const PASS: RateDecision = Object.freeze({ ok: true });
+
 /** Token buckets in memory, one per key: `burst` requests at once, then `perSecond` on average. */
 export function tokenBucketLimiter({ perSecond, burst, now = Date.now, maxKeys = 100_000 }: TokenBucketOptions): { take(key: string): RateDecision } {
   const buckets = new Map<string, { tokens: number; at: number }>();
@@ -41,7 +43,7 @@ export function tokenBucketLimiter({ perSecond, burst, now = Date.now, maxKeys =
       }
       if (bucket.tokens >= 1) {
         bucket.tokens -= 1;
-        return { ok: true };
+        return PASS;
       }
       return { ok: false, retryAfterMs: Math.ceil(((1 - bucket.tokens) / perSecond) * 1000) };
     },
@@ -110,13 +112,13 @@ export function postgresRateLimiter({ sql, perSecond, burst, onError: report = (
             returning b.tat
           )
           select (select tat from up) as allowed, (select now from clock) as now, (select tat from prev) as prev`;
-        if (!row || row.allowed !== null) return { ok: true };
+        if (!row || row.allowed !== null) return PASS;
         // Refused: the stored tat is at most now + L (every write kept it so), so the wait is in (0, T].
         const wait = row.prev === null ? T : row.prev + T - L - row.now;
         return { ok: false, retryAfterMs: Math.min(T, Math.max(1, Math.ceil(wait))) };
       } catch (err) {
         onError(err);
-        return { ok: true };
+        return PASS;
       }
     },
   };
@@ -133,16 +135,21 @@ export function socketAddress(c: Context): string {
  * key's budget is spent. `key` null lets the request through unlimited.
  */
 export function rateLimit(limiter: RateLimiter, key: (c: Context<AppEnv>) => string | null, what: string): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  const decide = (c: Context<AppEnv>, next: Next, decision: RateDecision): Promise<void | Response> => {
+    if (decision.ok) return next();
+    const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    c.header('Retry-After', String(seconds));
+    // Set as c.res, not only returned: chained after a middleware that awaits next() (api/middleware/chain.ts), a
+    // returned answer would be dropped.
+    c.res = c.json({ detail: `Too many requests ${what}; retry after ${seconds} s.` }, 429);
+    return Promise.resolve(c.res);
+  };
+  // Not async: an unlimited request, or a decision from memory, passes on without a promise of its own.
+  return (c, next) => {
     const k = key(c);
     if (k === null) return next();
-    const decision = await limiter.take(k);
-    if (!decision.ok) {
-      const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-      c.header('Retry-After', String(seconds));
-      return c.json({ detail: `Too many requests ${what}; retry after ${seconds} s.` }, 429);
-    }
-    return next();
+    const decision = limiter.take(k);
+    return decision instanceof Promise ? decision.then((d) => decide(c, next, d)) : decide(c, next, decision);
   };
 }
 
@@ -183,8 +190,19 @@ export function rateLimits(settings: RateLimitSettings, { now, sql, onError }: R
   const team = limiter(settings.RATE_LIMIT_TEAM_PER_SECOND, settings.RATE_LIMIT_TEAM_BURST);
   const ip = limiter(settings.RATE_LIMIT_IP_PER_SECOND, settings.RATE_LIMIT_IP_BURST);
   const pass: MiddlewareHandler<AppEnv> = (_c, next) => next();
+  // One key string per team, kept: the memory store then finds its bucket without building and hashing a new string.
+  const teamKeys = new Map<string, string>();
+  const teamKey = (c: Context<AppEnv>) => {
+    const teamId = c.get('teamId');
+    let k = teamKeys.get(teamId);
+    if (k === undefined) {
+      if (teamKeys.size >= 10_000) teamKeys.clear();
+      teamKeys.set(teamId, (k = `team:${teamId}`));
+    }
+    return k;
+  };
   return {
-    byTeam: team ? rateLimit(team, (c) => `team:${c.get('teamId')}`, 'for this API key') : pass,
+    byTeam: team ? rateLimit(team, teamKey, 'for this API key') : pass,
     byAddress: ip ? rateLimit(ip, (c) => (NOT_BY_IP.test(c.req.path) ? null : `ip:${socketAddress(c)}`), 'from this address') : pass,
   };
 }

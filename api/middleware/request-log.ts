@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { withLogContext } from '../../lib/log-context.js';
 import type { Logger } from '../../lib/logger.js';
@@ -20,8 +21,13 @@ export function requestLog(logger: Logger, options: { metrics?: boolean } = {}):
     const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     c.set('requestId', requestId);
     c.set('log', logger);
-    // Set before the handler builds its response: setting it afterwards makes Hono copy the response.
-    c.header('x-request-id', requestId);
+    // Served by @hono/node-server, the header goes on Node's response, which merges it into whatever the app
+    // answers: `c.header` would make Hono build a `Headers` object for the response, and node-server read it
+    // back into Node's, for every request. Without it (app.request), before the handler builds its response
+    // (setting it afterwards makes Hono copy the response).
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing) outgoing.setHeader('x-request-id', requestId);
+    else c.header('x-request-id', requestId);
     return withLogContext({ request_id: requestId }, () => served(c, next, logger, observe));
   };
 }
