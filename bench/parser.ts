@@ -1,11 +1,13 @@
 /**
- * npm run bench:parser [-- --verbose] [-- --only <text>] [-- --kind text|photo|scan] [-- --cache <dir>] — runs every report of the evaluation corpus
+ * npm run bench:parser [-- --verbose] [-- --only <text>] [-- --kind text|photo|scan|ocr] [-- --cache <dir>] [-- --jobs <n>] — runs every report of the evaluation corpus
  * (test/fixtures/lab-report-corpus, made by `npm run corpus:lab-reports`) through the real pipeline
  * (activities/lab-reports extraction: pdfjs text layer or tesseract OCR; then parseLabReport with LOINC
  * matching) and scores it against the hand-checked ground truth, separately for text PDFs and for
  * OCR (photos, scans, scanned PDFs), and per layout family and kind. `--cache <dir>` keeps each file's
  * extracted pages there (keyed by the file's SHA-256): later runs parse them again without OCR, for
- * development only (pages/s is then meaningless). `--loo` adds leave-one-family-out on the text PDFs: each
+ * development only (pages/s is then meaningless). `--jobs <n>` runs n reports at a time (default 1; then
+ * per-report CPU-s overlap, and the whole run's pages/s and CPU-s per page are the figures to read).
+ * `--loo` adds leave-one-family-out on the text PDFs: each
  * family is parsed again by the parser as it was before that family entered the corpus (`UNSEEN_BY`, the
  * parser's files taken from git), i.e. by rules never written while looking at it. Progress goes to
  * stderr, the report to stdout. Exit 0: it is a measurement; 1 only when the pipeline throws.
@@ -13,7 +15,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +33,8 @@ const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefi
 const KIND = args.includes('--kind') ? args[args.indexOf('--kind') + 1] : undefined;
 const CACHE = args.includes('--cache') ? args[args.indexOf('--cache') + 1] : undefined;
 const LOO = args.includes('--loo');
+/** Reports run at a time (default 1): `--jobs 2` is two parsing jobs at once, as a worker with two slots runs them. */
+const JOBS = args.includes('--jobs') ? Math.max(1, Number(args[args.indexOf('--jobs') + 1]) || 1) : 1;
 
 /**
  * For leave-one-family-out: the commit whose parser (domain/lab-report) had never seen each family. The
@@ -60,6 +64,11 @@ function parserAt(commit: string, root: string): Promise<Parse> {
   }
   return p;
 }
+/** Process CPU seconds (user + system, every thread) since `from`. */
+const cpuSeconds = (from: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1e6;
+};
 const log = (m: string) => process.stderr.write(`[bench:parser] ${m}\n`);
 
 // ---------- normalisation ----------
@@ -151,6 +160,8 @@ interface Tally {
   files: number;
   pages: number;
   seconds: number;
+  /** CPU seconds of the whole process (all threads: tesseract's workers included), less load-dependent than wall time. */
+  cpu: number;
   truth: number;
   pred: number;
   tp: number;
@@ -166,17 +177,18 @@ interface Tally {
   metaLab: number;
   failed: number;
 }
-const tally = (): Tally => ({ files: 0, pages: 0, seconds: 0, truth: 0, pred: 0, tp: 0, matched: 0, wrongValue: 0, units: 0, range: 0, interp: 0, loincTruth: 0, loinc: 0, metaName: 0, metaDob: 0, metaLab: 0, failed: 0 });
+const tally = (): Tally => ({ files: 0, pages: 0, seconds: 0, cpu: 0, truth: 0, pred: 0, tp: 0, matched: 0, wrongValue: 0, units: 0, range: 0, interp: 0, loincTruth: 0, loinc: 0, metaName: 0, metaDob: 0, metaLab: 0, failed: 0 });
 
 function add(into: Tally, t: Tally): void {
   for (const k of Object.keys(into) as (keyof Tally)[]) into[k] += t[k];
 }
 
-function score(truth: ReportTruth, parsed: ParsedReport | null, seconds: number, pages: number, notes: string[]): Tally {
+function score(truth: ReportTruth, parsed: ParsedReport | null, seconds: number, pages: number, notes: string[], cpu = 0): Tally {
   const s = tally();
   s.files = 1;
   s.pages = pages;
   s.seconds = seconds;
+  s.cpu = cpu;
   s.truth = truth.results.length;
   if (!parsed) {
     s.failed = 1;
@@ -245,6 +257,7 @@ function printReport(
   layouts: Map<string, { text: Tally; ocr: Tally }>,
   kinds: Map<string, Tally>,
   loo: Map<string, { commit: string; t: Tally }>,
+  run: { seconds: number; cpu: number },
 ): void {
   const out: string[] = [];
   const row = (label: string, cells: string[], target = '') => out.push(`${label.padEnd(38)}${cells.map((c) => c.padStart(12)).join('')}   ${target}`);
@@ -263,9 +276,19 @@ function printReport(
   row('metadata: patient name', groups.map((g) => f3(ratio(g.t.metaName, g.t.files - g.t.failed))));
   row('metadata: date of birth', groups.map((g) => f3(ratio(g.t.metaDob, g.t.files - g.t.failed))));
   row('metadata: lab name', groups.map((g) => f3(ratio(g.t.metaLab, g.t.files - g.t.failed))));
-  row('pages/s (extraction + parse)', groups.map((g) => (g.t.seconds ? (g.t.pages / g.t.seconds).toFixed(2) : '—')));
+  if (JOBS === 1) {
+    row('pages/s (extraction + parse)', groups.map((g) => (g.t.seconds ? (g.t.pages / g.t.seconds).toFixed(2) : '—')), 'one report at a time');
+    row('CPU-s per page (all threads)', groups.map((g) => (g.t.pages ? (g.t.cpu / g.t.pages).toFixed(2) : '—')));
+  } else {
+    row('seconds per page (each report alone)', groups.map((g) => (g.t.pages ? (g.t.seconds / g.t.pages).toFixed(2) : '—')), `${JOBS} reports at a time`);
+  }
   row('reports the pipeline failed', groups.map((g) => String(g.t.failed)));
   const [text, ocr] = [groups[0]!.t, groups[1]!.t];
+  out.push(
+    '',
+    `Whole run: ${all.pages} pages in ${run.seconds.toFixed(1)} s wall, ${JOBS} report${JOBS === 1 ? '' : 's'} at a time: ${(all.pages / run.seconds).toFixed(2)} pages/s, ` +
+      `${(run.cpu / all.pages).toFixed(2)} CPU-s per page (process, all threads; OCR workers' start included), load average ${loadavg()[0]!.toFixed(1)} at the end`,
+  );
   out.push('', 'Targets:');
   out.push(`  F1 text PDFs ≥ 0.95: ${f3(prf(text).f1)}  ${verdict(prf(text).f1 >= 0.95)}`);
   out.push(`  F1 images (OCR) ≥ 0.85: ${f3(prf(ocr).f1)}  ${verdict(prf(ocr).f1 >= 0.85)}`);
@@ -307,9 +330,12 @@ async function extractCached(bytes: Buffer, mime: ParsingJobMime): Promise<Extra
   return extracted;
 }
 
+/** `--kind ocr` is every image and scanned PDF (photo and scan). */
+const kindWanted = (kind: string) => !KIND || kind === KIND || (KIND === 'ocr' && kind !== 'text');
+
 async function main(): Promise<number> {
   const manifest = JSON.parse(readFileSync(join(CORPUS, 'manifest.json'), 'utf8')) as CorpusManifest;
-  const entries = manifest.reports.filter((r) => (!ONLY || r.id.includes(ONLY)) && (!KIND || kindOf({ id: r.id, kind: r.kind } as ReportTruth) === KIND));
+  const entries = manifest.reports.filter((r) => (!ONLY || r.id.includes(ONLY)) && kindWanted(kindOf({ id: r.id, kind: r.kind } as ReportTruth)));
   const kinds = new Map<string, Tally>();
   const text = tally();
   const ocr = tally();
@@ -317,7 +343,10 @@ async function main(): Promise<number> {
   let crashed = false;
   const loo = new Map<string, { commit: string; t: Tally }>();
   const looRoot = LOO ? mkdtempSync(join(tmpdir(), 'labflow-loo-')) : '';
-  for (const [i, entry] of entries.entries()) {
+  const runStarted = performance.now();
+  const runCpu = process.cpuUsage();
+  let next = 0;
+  const runOne = async (i: number, entry: (typeof entries)[number]) => {
     const truth = JSON.parse(readFileSync(join(CORPUS, 'reports', entry.truth), 'utf8')) as ReportTruth;
     const bytes = readFileSync(join(CORPUS, 'reports', entry.file));
     const mime: ParsingJobMime = entry.file.endsWith('.pdf') ? 'application/pdf' : entry.file.endsWith('.png') ? 'image/png' : 'image/jpeg';
@@ -325,13 +354,16 @@ async function main(): Promise<number> {
     let parsed: ParsedReport | null = null;
     let pages = truth.pages;
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     let seconds = 0;
+    let cpu = 0;
     try {
       const extracted = await extractCached(bytes, mime);
       if (extracted.ok) {
         pages = extracted.pages.length;
         parsed = parseLabReport(extracted.pages);
         seconds = (performance.now() - started) / 1000; // the old parsers of --loo are not timed
+        cpu = cpuSeconds(cpuStarted);
         const commit = UNSEEN_BY[truth.layout];
         if (LOO && truth.kind === 'text_pdf' && commit) {
           const old = (await parserAt(commit, looRoot))(extracted.pages);
@@ -345,7 +377,8 @@ async function main(): Promise<number> {
       notes.push(`  PIPELINE THREW: ${(err as Error).stack ?? String(err)}`);
     }
     seconds ||= (performance.now() - started) / 1000;
-    const s = score(truth, parsed, seconds, pages, notes);
+    cpu ||= cpuSeconds(cpuStarted);
+    const s = score(truth, parsed, seconds, pages, notes, cpu);
     const isText = truth.kind === 'text_pdf';
     add(isText ? text : ocr, s);
     const l = layouts.get(truth.layout) ?? { text: tally(), ocr: tally() };
@@ -355,9 +388,19 @@ async function main(): Promise<number> {
     add(k, s);
     kinds.set(kindOf(truth), k);
     const { f1 } = prf(s);
-    log(`${i + 1}/${entries.length} ${entry.file}: F1 ${f3(f1)}, ${s.tp}/${s.truth} right, ${s.pred} predicted, ${seconds.toFixed(1)} s`);
+    log(`${i + 1}/${entries.length} ${entry.file}: F1 ${f3(f1)}, ${s.tp}/${s.truth} right, ${s.pred} predicted, ${seconds.toFixed(1)} s, ${cpu.toFixed(1)} CPU-s`);
     if ((VERBOSE && notes.length) || s.failed) process.stdout.write(`${entry.file} (${truth.layout}, ${truth.kind}): F1 ${f3(f1)}\n${notes.join('\n')}\n`);
-  }
+  };
+  // JOBS reports at a time (as a worker's parsing slots would run them); each runner takes the next report.
+  await Promise.all(
+    Array.from({ length: JOBS }, async () => {
+      while (next < entries.length) {
+        const i = next++;
+        await runOne(i, entries[i]!);
+      }
+    }),
+  );
+  const run = { seconds: (performance.now() - runStarted) / 1000, cpu: cpuSeconds(runCpu) };
   await stopOcr();
   if (looRoot) rmSync(looRoot, { recursive: true, force: true });
   const all = tally();
@@ -373,6 +416,7 @@ async function main(): Promise<number> {
     layouts,
     kinds,
     loo,
+    run,
   );
   return crashed ? 1 : 0;
 }

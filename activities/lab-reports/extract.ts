@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createCanvas, loadImage, type Image } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, loadImage, type Image } from '@napi-rs/canvas';
 import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import type { ExtractedPage, FailureReason, TextLine } from '../../domain/lab-report/types.js';
@@ -114,8 +114,8 @@ async function extractPdf(bytes: Uint8Array, options: ExtractOptions): Promise<E
         pageRead('text', started);
       } else {
         // A scanned page: render it and read it like a photo.
-        const { png, scale } = await renderPage(page);
-        const ocr = await recognize(png, scale);
+        const { canvas, scale } = await renderPage(page);
+        const ocr = await recognize(canvas, scale);
         pages.push({ page: n, lines: ocr.lines, source: 'ocr', ocrConfidence: ocr.confidence });
         ocrPages.push(n);
         confidences.push(ocr.confidence);
@@ -177,7 +177,7 @@ async function textLayerLines(page: PDFPageProxy): Promise<TextLine[]> {
   });
 }
 
-async function renderPage(page: PDFPageProxy): Promise<{ png: Buffer; scale: number }> {
+async function renderPage(page: PDFPageProxy): Promise<{ canvas: Canvas; scale: number }> {
   const base = page.getViewport({ scale: 1 });
   const scale = Math.min(RENDER_DPI / 72, MAX_RENDER_SIDE / Math.max(base.width, base.height));
   const viewport = page.getViewport({ scale });
@@ -188,7 +188,7 @@ async function renderPage(page: PDFPageProxy): Promise<{ png: Buffer; scale: num
   // pdfjs is typed for DOM canvases; @napi-rs/canvas implements the same 2D API.
   const params = { canvas, canvasContext: ctx, viewport } as unknown as Parameters<PDFPageProxy['render']>[0];
   await page.render(params).promise;
-  return { png: canvas.toBuffer('image/png'), scale };
+  return { canvas, scale };
 }
 
 export type ImageMime = Exclude<ParsingJobMime, 'application/pdf'>;
@@ -227,7 +227,7 @@ export async function extractImages(images: { bytes: Uint8Array; mime: ImageMime
       return invalid(images.length === 1 ? `The image could not be decoded: ${image.error}` : `Image ${n} could not be decoded: ${image.error}`);
     }
     const prepared = prepareImage(image, { minSide: MIN_IMAGE_SIDE, maxSide: MAX_IMAGE_SIDE });
-    const ocr = await recognize(prepared.png, prepared.scale);
+    const ocr = await recognize(prepared.canvas, prepared.scale);
     pages.push({ page: n, lines: ocr.lines, source: 'ocr', ocrConfidence: ocr.confidence });
     confidences.push(ocr.confidence);
     pageRead('ocr', started);

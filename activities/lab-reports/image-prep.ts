@@ -1,4 +1,4 @@
-import { createCanvas, type Image } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, type Image } from '@napi-rs/canvas';
 
 /**
  * Image sizing before OCR, for phone photos and scans: a page photographed at 1,500–2,000 pixels is
@@ -9,7 +9,8 @@ import { createCanvas, type Image } from '@napi-rs/canvas';
  */
 
 export interface PreparedImage {
-  png: Buffer;
+  /** The page on white, handed to OCR as raw pixels (no PNG to encode and decode again). */
+  canvas: Canvas;
   /** Output pixels per input pixel. */
   scale: number;
 }
@@ -33,5 +34,5 @@ export function prepareImage(image: Image, options: PrepOptions): PreparedImage 
   ctx.imageSmoothingEnabled = true;
   ctx.imageSmoothingQuality = 'high';
   ctx.drawImage(image, 0, 0, width, height);
-  return { png: canvas.toBuffer('image/png'), scale };
+  return { canvas, scale };
 }

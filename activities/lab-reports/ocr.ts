@@ -1,22 +1,29 @@
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as Tesseract from 'tesseract.js';
 import type { Worker } from 'tesseract.js';
-import { createCanvas, type Image, loadImage } from '@napi-rs/canvas';
+import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { type TextLine, UNREADABLE } from '../../domain/lab-report/types.js';
 import { ocrQueueDepth } from '../../lib/metrics.js';
 import { cleanWord, joinUnitPieces, repairUnit } from './ocr-text.js';
 
 /**
- * OCR with tesseract.js (WebAssembly, in a worker thread), reading its language models from the
- * `@tesseract.js-data/*` npm packages: nothing is downloaded at run time. One tesseract worker per
- * process, made on first use and ended after a while idle; pages are recognised one at a time.
+ * OCR with tesseract.js (WebAssembly, in worker threads), reading its language models from the
+ * `@tesseract.js-data/*` npm packages: nothing is downloaded at run time. Up to OCR_WORKERS tesseract
+ * workers per process (one per core, at most two), made on first use and ended after a while idle: each
+ * page is read by one; a page's separator re-reads are shared with a second worker when one is free,
+ * so a lone page uses both cores for them and two pages at a time each have a core of their own.
+ *
+ * Tesseract is handed raw pixels (a binary PGM or PPM, which its image library reads as is): encoding a
+ * 3,600-pixel page as PNG and having the WebAssembly build decode it again cost more than a third of
+ * a page's time (measured with `npm run bench:parser`, see README).
  */
 
 export const OCR_LANGUAGES = ['eng', 'deu', 'fra'] as const;
-/** A page that takes longer than this is abandoned (the worker is ended and made anew). */
+export const OCR_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
+/** A page (or a batch of re-reads) that takes longer than this is abandoned (its worker is ended). */
 const PAGE_TIMEOUT_MS = 120_000;
 const IDLE_MS = 60_000;
 
@@ -27,9 +34,9 @@ interface Thread {
   unref(): void;
 }
 /**
- * tesseract.js keeps its worker thread to itself, and an idle thread would keep a finished process (a
+ * tesseract.js keeps its worker threads to itself, and an idle thread would keep a finished process (a
  * test run) alive until the idle timeout. Its (pinned) internal spawn function is wrapped, before
- * tesseract.js loads, to get hold of the thread: it is held (ref) only while a page is being read.
+ * tesseract.js loads, to get hold of each thread: it is held (ref) only while it reads.
  */
 let lastThread: Thread | null = null;
 const nodeWorker = require('tesseract.js/src/worker/node/index.js') as { spawnWorker?: (options: unknown) => Thread };
@@ -68,46 +75,165 @@ interface Running {
   worker: Worker;
   dir: string;
   thread: Thread | null;
+  /** The pool generation it belongs to: stopOcr() starts a new one, and older workers are ended when free. */
+  generation: number;
+  idleTimer?: NodeJS.Timeout;
 }
 
-let running: Promise<Running> | null = null;
-let queue: Promise<unknown> = Promise.resolve();
-let idleTimer: NodeJS.Timeout | null = null;
+/** Started workers that are free, workers started or starting, and jobs waiting for a free one. */
+const free: Running[] = [];
+let size = 0;
+let generation = 0;
+const waiting: { resolve: (r: Running) => void; reject: (err: unknown) => void }[] = [];
+/** Workers are started one after the other, so each gets hold of its own thread. */
+let starting: Promise<unknown> = Promise.resolve();
 
-async function start(): Promise<Running> {
-  const dir = languageDir();
-  lastThread = null;
+function start(): Promise<Running> {
+  const made = starting.then(async () => {
+    const dir = languageDir();
+    lastThread = null;
+    try {
+      const worker = await createWorker(OCR_LANGUAGES.join('+'), OEM.LSTM_ONLY, {
+        langPath: dir,
+        gzip: true,
+        // Never read or write a cache of the models in the working directory.
+        cacheMethod: 'none',
+        errorHandler: () => {},
+      });
+      // One uniform block: a report's table rows come out as whole lines, left to right.
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '1' });
+      return { worker, dir, thread: lastThread, generation };
+    } catch (err) {
+      removeDir(dir);
+      throw err;
+    }
+  });
+  starting = made.catch(() => undefined);
+  return made;
+}
+
+/** A new worker in the pool's place `size` already counts. */
+async function startCounted(): Promise<Running> {
   try {
-    const worker = await createWorker(OCR_LANGUAGES.join('+'), OEM.LSTM_ONLY, {
-      langPath: dir,
-      gzip: true,
-      // Never read or write a cache of the models in the working directory.
-      cacheMethod: 'none',
-      errorHandler: () => {},
-    });
-    // One uniform block: a report's table rows come out as whole lines, left to right.
-    await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '1' });
-    return { worker, dir, thread: lastThread };
+    const r = await start();
+    r.thread?.ref();
+    return r;
   } catch (err) {
-    removeDir(dir);
+    size--;
     throw err;
   }
 }
 
-/** Ends the process's OCR worker (idle timeout, a stuck page, or shutdown). */
-export async function stopOcr(): Promise<void> {
-  const r = running;
-  running = null;
-  if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = null;
-  if (!r) return;
-  try {
-    const { worker, dir } = await r;
-    removeDir(dir);
-    await worker.terminate();
-  } catch {
-    // it never started, or is already gone
+/** A free worker, a new one while the pool is not full, else the next one freed. */
+function acquire(): Promise<Running> {
+  const r = takeFree();
+  if (r) return Promise.resolve(r);
+  if (size < OCR_WORKERS) {
+    size++;
+    return startCounted();
   }
+  return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+}
+
+/** A second worker for a page's re-reads, only when one is free or can be started: never waits for a busy one. */
+async function acquireSpare(): Promise<Running | undefined> {
+  const r = takeFree();
+  if (r) return r;
+  if (size >= OCR_WORKERS || waiting.length) return undefined;
+  size++;
+  return startCounted().catch(() => undefined);
+}
+
+function takeFree(): Running | undefined {
+  const r = free.pop();
+  if (!r) return undefined;
+  clearTimeout(r.idleTimer);
+  r.thread?.ref();
+  return r;
+}
+
+function release(r: Running): void {
+  if (r.generation !== generation) return void end(r);
+  const next = waiting.shift();
+  if (next) return next.resolve(r);
+  r.thread?.unref();
+  r.idleTimer = setTimeout(() => {
+    free.splice(free.indexOf(r), 1);
+    void end(r);
+  }, IDLE_MS);
+  r.idleTimer.unref();
+  free.push(r);
+}
+
+/** Ends a worker (idle, stuck, failed, or stopped) and gives its place to a job waiting, if any. */
+async function end(r: Running): Promise<void> {
+  size--;
+  clearTimeout(r.idleTimer);
+  removeDir(r.dir);
+  const next = waiting.shift();
+  if (next) {
+    size++;
+    startCounted().then(next.resolve, next.reject);
+  }
+  try {
+    await r.worker.terminate();
+  } catch {
+    // already gone
+  }
+}
+
+/** Ends the process's OCR workers: the free ones now, busy ones when they finish. */
+export async function stopOcr(): Promise<void> {
+  generation++;
+  const stopping = free.splice(0);
+  await Promise.all(stopping.map((r) => end(r)));
+}
+
+/** A worker call abandoned after PAGE_TIMEOUT_MS. */
+async function timed<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`OCR of ${what} took longer than ${PAGE_TIMEOUT_MS / 1000} s`)), PAGE_TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs `use` with a worker; a worker that failed or timed out is ended, never reused. */
+async function withWorker<T>(r: Running, use: (w: Worker) => Promise<T>): Promise<T> {
+  try {
+    const out = await use(r.worker);
+    release(r);
+    return out;
+  } catch (err) {
+    await end(r);
+    throw err;
+  }
+}
+
+/**
+ * A canvas's pixels as a binary PNM: PGM (8-bit grey) when every pixel is grey, else PPM (8-bit RGB),
+ * so tesseract thresholds a colour photo as it would its PNG. No compression: making it is a pass
+ * over the pixels, and tesseract's image library reads it without decoding.
+ */
+export function toPnm(canvas: Canvas): Buffer {
+  const { width, height } = canvas;
+  const rgba = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+  let grey = true;
+  for (let i = 0; i < rgba.length && grey; i += 4) grey = rgba[i] === rgba[i + 1] && rgba[i] === rgba[i + 2];
+  const channels = grey ? 1 : 3;
+  const header = Buffer.from(`${grey ? 'P5' : 'P6'}\n${width} ${height}\n255\n`, 'latin1');
+  const out = Buffer.allocUnsafe(header.length + width * height * channels);
+  header.copy(out);
+  // The canvas is opaque (drawn on white): alpha is dropped.
+  if (grey) for (let i = 0, o = header.length; i < rgba.length; i += 4) out[o++] = rgba[i]!;
+  else for (let i = 0, o = header.length; i < rgba.length; i += 4, o += 3) out.set(rgba.subarray(i, i + 3), o);
+  return out;
 }
 
 export interface OcrPage {
@@ -126,7 +252,7 @@ interface OcrWord {
   text: string;
   confidence: number;
   bbox: Box;
-  symbols?: { text: string; bbox: Box }[];
+  symbols?: { text: string; confidence: number; bbox: Box }[];
 }
 
 /**
@@ -157,41 +283,30 @@ interface OcrLine {
   words: OcrWord[];
 }
 
+const linesOf = (data: { blocks: Tesseract.Block[] | null }) => (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines)) as OcrLine[];
+
 /**
- * Recognises one image (PNG/JPEG bytes). Positions are divided by `scale`, so a rendered PDF page
- * reports PDF points like its text layer would; an uploaded image reports pixels (scale 1).
+ * Recognises one page, drawn on a canvas (white where there is nothing). Positions are divided by
+ * `scale`, so a rendered PDF page reports PDF points like its text layer would; an uploaded image
+ * reports its own pixels.
  */
-export function recognize(image: Buffer, scale = 1): Promise<OcrPage> {
+export async function recognize(image: Canvas, scale = 1): Promise<OcrPage> {
   ocrQueueDepth.inc();
-  const job = queue.then(async () => {
-    if (idleTimer) clearTimeout(idleTimer);
-    running ??= start();
-    const { worker, thread } = await running;
-    let timer: NodeJS.Timeout | undefined;
-    thread?.ref();
+  try {
+    const pixels = toPnm(image);
+    const reader = await acquire();
+    let lines: OcrLine[];
     try {
-      const result = await Promise.race([
-        worker.recognize(image, {}, { blocks: true, text: false }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`OCR of a page took longer than ${PAGE_TIMEOUT_MS / 1000} s`)), PAGE_TIMEOUT_MS);
-        }),
-      ]);
-      const lines = (result.data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines)) as OcrLine[];
-      await rereadNumbers(worker, image, lines);
-      return toPage(lines, scale);
+      lines = linesOf((await timed(reader.worker.recognize(pixels, {}, { blocks: true, text: false }), 'a page')).data);
     } catch (err) {
-      await stopOcr(); // a worker in an unknown state is not reused
+      await end(reader); // a worker in an unknown state is not reused
       throw err;
-    } finally {
-      clearTimeout(timer);
-      thread?.unref();
-      idleTimer = setTimeout(() => void stopOcr(), IDLE_MS);
-      idleTimer.unref();
     }
-  });
-  queue = job.catch(() => undefined);
-  void queue.then(() => ocrQueueDepth.dec());
-  return job;
+    await rereadNumbers(reader, image, lines);
+    return toPage(lines, scale);
+  } finally {
+    ocrQueueDepth.dec();
+  }
 }
 
 /**
@@ -201,64 +316,98 @@ export function recognize(image: Buffer, scale = 1): Promise<OcrPage> {
 const BARE_NUMBER = /^(\d{2,5}(?:[-–]\d{2,5})?)([HL*]?)$/;
 /** Heights in pixels a re-read number is scaled to, tried in turn: tesseract sees a point at one size and not another. */
 const REREAD_HEIGHTS = [64, 40, 96];
+/** White around a crop. */
+const BORDER = 24;
 
-/** The word's box with a margin, enlarged so the text is `height` pixels tall, on a white border. */
-function cropWord(source: Image, box: Box, height: number, right = Infinity): Buffer {
+interface Crop {
+  box: Box;
+  right?: number;
+}
+
+/**
+ * The word's box with a margin, enlarged so the text is `height` pixels tall, on a white border, as a
+ * PNM. The piece is copied out of the page first: drawing from the page's canvas itself would copy all
+ * of it (tens of MB) for every crop.
+ */
+function cropWord(source: Canvas, { box, right = Infinity }: Crop, height: number): Buffer {
   const h = Math.max(1, box.y1 - box.y0);
   const pad = Math.round(h * 0.3);
   const x0 = Math.max(0, box.x0 - pad);
   const y0 = Math.max(0, box.y0 - pad);
-  const w = Math.min(source.width, box.x1 + pad, Math.max(box.x1, right)) - x0;
-  const hh = Math.min(source.height, box.y1 + pad) - y0;
+  const w = Math.max(1, Math.min(source.width, box.x1 + pad, Math.max(box.x1, right)) - x0);
+  const hh = Math.max(1, Math.min(source.height, box.y1 + pad) - y0);
+  // A few pixels more around the piece, so the smoothing filter sees the page's neighbours at its edges.
+  const m = 4;
+  const px = Math.max(0, x0 - m);
+  const py = Math.max(0, y0 - m);
+  const piece = createCanvas(Math.min(source.width, x0 + w + m) - px, Math.min(source.height, y0 + hh + m) - py);
+  piece.getContext('2d').putImageData(source.getContext('2d').getImageData(px, py, piece.width, piece.height), 0, 0);
   const k = height / h;
-  const border = 24;
-  const canvas = createCanvas(Math.round(w * k) + 2 * border, Math.round(hh * k) + 2 * border);
+  const canvas = createCanvas(Math.round(w * k) + 2 * BORDER, Math.round(hh * k) + 2 * BORDER);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.imageSmoothingQuality = 'high';
-  ctx.drawImage(source, x0, y0, w, hh, border, border, w * k, hh * k);
-  return canvas.toBuffer('image/png');
+  ctx.drawImage(piece, x0 - px, y0 - py, w, hh, BORDER, BORDER, w * k, hh * k);
+  return toPnm(canvas);
+}
+
+interface Pending {
+  word: OcrWord;
+  first: string;
+  mark: string;
+  crop: Crop;
+  agreed: boolean;
+  disagreements: number;
 }
 
 /**
  * Second look at numbers read without a decimal separator: each is cropped, enlarged and read alone
- * as a line of digits, separators and dashes. The new reading replaces the old only when it has the
- * same digits and dashes with separators inserted (so "129" may become "12,9", never "128"): at worst
- * a separator stays lost, as before, and a digit is never changed. A number whose re-readings never
- * once give its digits, and at least twice give other digits, is marked UNREADABLE: its row is not
- * read. Measured with `npm run bench:parser`: wrong values on the photos went from 13% to about 1%.
+ * as digits, separators and dashes. The new reading
+ * replaces the old only when it has the same digits and dashes with separators inserted (so "129" may
+ * become "12,9", never "128"): at worst a separator stays lost, as before, and a digit is never
+ * changed. A number whose re-readings never once give its digits, and at least twice give other
+ * digits, is marked UNREADABLE: its row is not read. Measured with `npm run bench:parser`: wrong values
+ * on the photos went from 13% to about 1%. The crops are shared between the page's reader and a spare
+ * worker when one is free; `reader` (the page's) and the spare are released when done.
  */
-async function rereadNumbers(worker: Worker, image: Buffer, lines: OcrLine[]): Promise<void> {
-  const words = lines.flatMap((l) => l.words).filter((w) => BARE_NUMBER.test(w.text.trim()));
-  if (words.length === 0) return;
-  const source = await loadImage(image);
-  await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE, tessedit_char_whitelist: '0123456789.,-' });
-  try {
-    for (const w of words) {
-      const [, number = '', mark = ''] = BARE_NUMBER.exec(w.text.trim()) ?? [];
-      const first = number.replace('–', '-');
-      const crop = digitsBox(w);
-      let disagreements = 0;
-      let agreed = false;
-      for (const height of REREAD_HEIGHTS) {
-        const again = await worker.recognize(cropWord(source, crop.box, height, crop.right), {}, { text: true });
-        const text = again.data.text.replace(/\s+/g, '');
-        const same = text.replace(/[.,]/g, '') === first;
-        if (same && /\d[.,]\d/.test(text)) {
-          w.text = `${text}${mark}`;
-          agreed = true;
-          break;
-        }
-        if (same) agreed = true;
-        else if (text !== '' && again.data.confidence >= 60) disagreements++;
-      }
-      // Never once read with its digits again, and twice with others: which reading is right is not known.
-      if (!agreed && disagreements >= 2) w.text = `${UNREADABLE}${w.text}`;
-    }
-  } finally {
-    await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, tessedit_char_whitelist: '' });
+async function rereadNumbers(reader: Running, source: Canvas, lines: OcrLine[]): Promise<void> {
+  const pending: Pending[] = lines
+    .flatMap((l) => l.words)
+    .flatMap((word) => {
+      const [, number, mark = ''] = BARE_NUMBER.exec(word.text.trim()) ?? [];
+      return number === undefined ? [] : [{ word, first: number.replace('–', '-'), mark, crop: digitsBox(word), agreed: false, disagreements: 0 }];
+    });
+  if (pending.length === 0) return release(reader);
+  const readers = [reader];
+  if (pending.length > 4) {
+    const spare = await acquireSpare();
+    if (spare) readers.push(spare);
   }
+  await Promise.all(
+    readers.map((r, i) =>
+      withWorker(r, async (worker) => {
+        await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE, tessedit_char_whitelist: '0123456789.,-' });
+        // Each worker takes every other number.
+        for (const p of pending.filter((_, k) => k % readers.length === i)) {
+          for (const height of REREAD_HEIGHTS) {
+            const again = await timed(worker.recognize(cropWord(source, p.crop, height), {}, { text: true }), 'a separator re-read');
+            const text = again.data.text.replace(/\s+/g, '');
+            const same = text.replace(/[.,]/g, '') === p.first;
+            if (same) p.agreed = true;
+            else if (text !== '' && again.data.confidence >= 60) p.disagreements++;
+            if (same && /\d[.,]\d/.test(text)) {
+              p.word.text = `${text}${p.mark}`;
+              break;
+            }
+          }
+        }
+        await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, tessedit_char_whitelist: '' });
+      }),
+    ),
+  );
+  // Never once read with its digits again, and twice with others: which reading is right is not known.
+  for (const p of pending) if (!p.agreed && p.disagreements >= 2) p.word.text = `${UNREADABLE}${p.word.text}`;
 }
 
 const heightOf = (w: OcrWord) => w.bbox.y1 - w.bbox.y0;
