@@ -6,7 +6,7 @@
  * database on BENCH_DATABASE_URL's / DATABASE_URL's server) and a Temporal dev server.
  *
  * Settings: BENCH_CONNECTIONS (64), BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_POOL (10),
- * BENCH_LOG_LEVEL (warn: the service's log level), BENCH_ROUNDS (1; more rounds alternate the order),
+ * BENCH_LOG_LEVEL (info, the service's default: a line per request to its log file), BENCH_ROUNDS (1; more rounds alternate the order),
  * BENCH_CPU_PROFILE=<file.cpuprofile> (a CPU profile of the full API's process over the whole run).
  * Prints req/s, p50/p99 latency, the servers' CPU time per request, the ratio full/bare req/s
  * (target ≥ 0.8) and the ratio of CPU per request bare/full (steadier on a shared machine). Every answer
@@ -71,7 +71,7 @@ async function main() {
   const warmup = positiveInt('BENCH_WARMUP', 2);
   const pool = positiveInt('BENCH_POOL', 10);
   const rounds = positiveInt('BENCH_ROUNDS', 1);
-  const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
+  const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info';
   try {
     const external = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
     log(external ? 'starting: a scratch database and a Temporal dev server…' : 'starting: embedded Postgres and a Temporal dev server…');
