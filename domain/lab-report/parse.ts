@@ -141,6 +141,14 @@ function readAroundUnreadable(line: TextLine, opts: RowOptions): RowCandidate | 
   return asRead;
 }
 
+/**
+ * "Resultado: 84 mg/dL", "Result: 5.2": a row named only by the word for "result" is the result of the
+ * exam whose heading stands just above it (one block per exam, as Brazilian and Spanish laudos print).
+ */
+const GENERIC_RESULT = /^(result|resultado|resultat|ergebnis|risultato|uitslag|valor|value)$/;
+/** "Desejável: inferior a 190 mg/dL", "Valores de referência": a reference line under a result, not a test. */
+const RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference)\b/;
+
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
 class ReportReader {
   private layout: ColumnLayout | undefined;
@@ -187,6 +195,14 @@ class ReportReader {
     // ".57" from OCR: a speck before "57", or a misread; either way the value is not known.
     if (row.value.nakedPoint && this.ocrPages.has(page)) return undefined;
     if (this.ocrPages.has(page)) row = { ...row, name: repairOcrName(row.name) };
+    const folded = foldText(row.name).toLowerCase().replace(/[:.]+$/, '').trim();
+    if (RANGE_LABEL.test(folded)) return undefined;
+    if (GENERIC_RESULT.test(folded)) {
+      // Named by the exam heading just above; with none the row names nothing.
+      if (!this.pendingPanel || panel !== this.pendingPanel) return undefined;
+      row = { ...row, name: this.pendingPanel };
+      panel = undefined;
+    }
     const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
     const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative, rangeText: row.range?.text });
     if (!isResult(row, matches[0])) return undefined;
@@ -196,7 +212,8 @@ class ReportReader {
   private accept(row: RowCandidate, page: number): boolean {
     const result = this.resultOf(row, page);
     if (!result) return false;
-    if (this.pendingPanel) {
+    if (this.pendingPanel && result.test_name === this.pendingPanel) this.pendingPanel = undefined; // the exam's own name
+    else if (this.pendingPanel) {
       this.panel = this.pendingPanel;
       this.pendingPanel = undefined;
     }

@@ -16,6 +16,12 @@ describe('numbers and values', () => {
     ['1,234.5', false, '1234.5'],
     ['1,250', false, '1250'],
     ['1,250', true, '1.250'],
+    // Where commas are decimal, a point before three digits groups thousands (Brazilian counts per mm³).
+    ['7.910', true, '7910'],
+    ['150.000', true, '150000'],
+    ['7.910', false, '7.910'],
+    ['0.125', true, '0.125'],
+    ['5.35', true, '5.35'],
     ['0,05', false, '0.05'],
     ['-2,5', true, '-2.5'],
     ['.5', false, '0.5'],
@@ -206,6 +212,8 @@ describe('interpretation', () => {
 
 describe('units: spelled-out count prefixes', () => {
   it.each(['Thousand/uL', 'Million/uL', 'Billion/L'])('%s is a count', (u) => expect(unitKind(u)).toBe('count'));
+  it.each(['milhões/mm³', 'milhoes/mm3', 'millones/mm3'])('%s (Portuguese, Spanish multiplier) is a count', (u) => expect(unitKind(u)).toBe('count'));
+  it('does not take a word of its own before /mm3 as a count', () => expect(unitKind('milho/mm3')).toBeUndefined());
 });
 
 describe('units', () => {

@@ -647,3 +647,38 @@ describe('parseLabReport: OCR of photos and scans of newer layouts', () => {
     ]);
   });
 });
+
+describe('parseLabReport: one block per exam (laudo)', () => {
+  const laudo = page(1, [
+    'Paciente: JOÃO SOUZA        Data de Nascimento: 20/11/1968',
+    'HEMOGRAMA COMPLETO',
+    'Hemoglobina........:   14,2 g/dL        13,5 a 17,5 g/dL',
+    'Hematócrito........:   43,1 %           41,0 a 53,0 %',
+    'Leucócitos.........:   7.910 /mm³       4.000 a 11.000 /mm³',
+    'GLICOSE',
+    'Material: Soro    Método: Enzimático (hexoquinase)',
+    'Resultado:    84 mg/dL',
+    'Valores de referência:',
+    '70 a 99 mg/dL',
+    'COLESTEROL TOTAL',
+    'Material: Soro    Método: Colorimétrico enzimático',
+    'Resultado:    152 mg/dL',
+    'Desejável: inferior a 190 mg/dL',
+  ]);
+
+  it('names a "Resultado" row by the exam heading above it, and reads no reference line as a test', () => {
+    const { results } = parse(laudo);
+    expect(results.map((r) => r.test_name)).toEqual(['Hemoglobina', 'Hematócrito', 'Leucócitos', 'GLICOSE', 'COLESTEROL TOTAL']);
+    expect(byName(results, 'GLICOSE').value).toBe('84');
+    expect(byName(results, 'COLESTEROL TOTAL')).toMatchObject({ value: '152', units: 'mg/dL' });
+    expect(byName(results, 'GLICOSE').source_panel_name).toBeUndefined();
+  });
+
+  it('reads a point before three digits as a thousands separator where commas are decimal', () => {
+    expect(byName(parse(laudo).results, 'Leucócitos')).toMatchObject({ value: '7910', min_reference_range: 4000, max_reference_range: 11000 });
+  });
+
+  it('reads no "Result" row when no heading stands above it', () => {
+    expect(parse(page(1, ['Patient: Jane Doe', 'Result:    84 mg/dL'])).results).toEqual([]);
+  });
+});
