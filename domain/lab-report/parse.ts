@@ -21,6 +21,7 @@ import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
 import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
+import { TRANSPOSED_LAYOUT, TransposedTable } from './transposed.js';
 import { isUnitToken } from './units.js';
 import { type ExtractedPage, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
 
@@ -155,7 +156,9 @@ class ReportReader {
   private panel: string | undefined;
   private pendingPanel: string | undefined;
   private linesSincePending = 0;
-  private readonly knownNames = new Map<string, boolean>();
+  private readonly confidences = new Map<string, number>();
+  /** A transposed table being read (transposed.ts), and its page. */
+  private table: { reading: TransposedTable; page: number } | undefined;
   readonly results: ParsedResult[] = [];
   /** The line each result was read from, index for index. */
   readonly sources: TextLine[] = [];
@@ -166,16 +169,54 @@ class ReportReader {
     private readonly ocrPages: Set<number>,
   ) {}
 
-  readonly isKnownName = (name: string): boolean => {
-    let known = this.knownNames.get(name);
-    if (known === undefined) {
-      known = (matchLoinc(name)[0]?.confidence_score ?? 0) >= 0.9;
-      this.knownNames.set(name, known);
+  private readonly nameConfidence = (name: string): number => {
+    let confidence = this.confidences.get(name);
+    if (confidence === undefined) {
+      confidence = matchLoinc(name)[0]?.confidence_score ?? 0;
+      this.confidences.set(name, confidence);
     }
-    return known;
+    return confidence;
   };
 
+  readonly isKnownName = (name: string): boolean => this.nameConfidence(name) >= 0.9;
+
   read(pl: PageLine): void {
+    if (this.table) {
+      if (pl.page === this.table.page && this.table.reading.take(pl.line)) return;
+      this.endTable();
+    }
+    this.readLine(pl, true);
+  }
+
+  /** Ends the reading: a table still open is read. */
+  finish(): void {
+    if (this.table) this.endTable();
+  }
+
+  /**
+   * A transposed table's end: one row per test column, read through the table's own layout. A header
+   * of test names with no date row under it was no such table: its lines are read as any others.
+   */
+  private endTable(): void {
+    const { reading, page } = this.table!;
+    this.table = undefined;
+    if (!reading.hasDates) {
+      reading.lines.forEach((line, i) => this.readLine({ page, line, index: 0, count: 0 }, i > 0));
+      return;
+    }
+    const opts = { decimalComma: this.decimalComma, layout: TRANSPOSED_LAYOUT, isKnownName: this.isKnownName, ocr: this.ocrPages.has(page) };
+    for (const { line, source } of reading.rows()) {
+      const row = parseRow(line, opts);
+      if (row && this.accept(row, page)) this.sources.push(source);
+    }
+  }
+
+  private readLine(pl: PageLine, mayStartTable: boolean): void {
+    const table = mayStartTable ? TransposedTable.start(pl.line, this.nameConfidence, this.decimalComma) : undefined;
+    if (table) {
+      this.table = { reading: table, page: pl.page };
+      return;
+    }
     const header = detectHeader(pl.line);
     if (header) {
       this.layout = header;
@@ -243,6 +284,7 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   const decimalComma = usesDecimalComma(allText, language);
   const reader = new ReportReader(decimalComma, ocrPages);
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
+  reader.finish();
   const results = chooseByRegion(
     ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l)).map((l) => l.line) })),
     reader.results.map((result, i) => ({ result, line: reader.sources[i]! })),

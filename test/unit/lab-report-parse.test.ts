@@ -682,3 +682,54 @@ describe('parseLabReport: one block per exam (laudo)', () => {
     expect(parse(page(1, ['Patient: Jane Doe', 'Result:    84 mg/dL'])).results).toEqual([]);
   });
 });
+
+describe('parseLabReport: transposed tables (tests as columns, dates as rows)', () => {
+  const xs = [30, 100, 160, 220];
+  const row = (y: number, ...texts: string[]) => cells(y, ...texts.map((t, i) => [xs[i]!, t] as [number, string]).filter(([, t]) => t !== ''));
+
+  it('reads each column as a test whose result is its value on the newest date row, unit and range from the rows under the header', () => {
+    const { results } = parse(
+      page(1, [
+        text('CHEMISTRY', 10),
+        row(24, 'Date', 'Na', 'K', 'Creat'),
+        row(32, 'Units', 'mmol/L', 'mmol/L', 'umol/L'),
+        row(40, 'Range', '135-145', '3.5-5.2', '45-90'),
+        row(54, '23/04/2024', '133L', '4.0', '67'),
+        row(65, '07/09/2024', '125L', '', '76'),
+        row(76, '09/11/2024', '142', '5.6H', '72'),
+        text('H = above, L = below the reference range.', 96),
+      ]),
+    );
+    expect(results.map((r) => r.test_name)).toEqual(['Na', 'K', 'Creat']);
+    expect(core(byName(results, 'Na'))).toEqual({ value: '142', units: 'mmol/L', min: 135, max: 145, flag: undefined, interpretation: 'normal' });
+    expect(core(byName(results, 'K'))).toEqual({ value: '5.6', units: 'mmol/L', min: 3.5, max: 5.2, flag: 'H', interpretation: 'abnormal' });
+    expect(byName(results, 'K').loinc_matches?.[0]?.loinc_name).toMatch(/^Potassium/);
+  });
+
+  it('takes the newest date wherever its row is, and a column empty on that row gives no result (never an older value)', () => {
+    const { results } = parse(
+      page(1, [
+        row(24, 'Collected', 'Glucose (mmol/L)', 'Albumin (g/L)'),
+        row(40, '09/11/2024', '5.1', ''),
+        row(51, '07/09/2024', '5.9', '41'),
+        row(62, '23/04/2024', '6.2', '44'),
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.units])).toEqual([['Glucose', '5.1', 'mmol/L']]);
+  });
+
+  it('a date row without a cell in the columns does not end the table', () => {
+    const { results } = parse(page(1, [row(24, 'Date', 'Lymph'), row(32, 'Units', 'x10^9/L'), row(46, '21/05/2024', '3.5'), row(57, '09/12/2024'), row(68, '12/04/2025', '3.4')]));
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([['Lymph', '3.4']]);
+  });
+
+  it('a line of test names with no date row under it is read as any other line', () => {
+    const { results } = parse(page(1, [row(10, 'Test', 'Result', 'Units'), row(24, 'Sodium', '140', 'mmol/L'), row(38, 'Potassium', '4.1', 'mmol/L')]));
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([
+      ['Sodium', '140'],
+      ['Potassium', '4.1'],
+    ]);
+    const words = parse(page(1, [row(10, 'Glucose', 'Albumin', 'Sodium'), row(24, 'Sodium', '140', 'mmol/L')]));
+    expect(words.results.map((r) => [r.test_name, r.value])).toEqual([['Sodium', '140']]);
+  });
+});
