@@ -74,7 +74,7 @@ function pageFurniture(lines: PageLine[], pageCount: number): Set<PageLine> {
   return furniture;
 }
 
-const NOT_A_TEST = /^(page|seite|dob|date|datum|time|zeit|age|alter|sex|gender|phone|tel|fax|npi|clia|account|acct|id|mrn|zip|patient|name|nom|prenom|vorname|nachname|specimen|accession|collected|received|reported|printed|ordered|physician|doctor|provider|arzt|medecin|client|suite|room|bed|report|befund|auftrag|dossier|version|printed|telephone|telefon|ref|lab|labor|laboratory|laboratoire|address|adresse|street|strasse|rue)\b/;
+const NOT_A_TEST = /^(range|units?|page|seite|dob|date|datum|time|zeit|age|alter|sex|gender|phone|tel|fax|npi|clia|account|acct|id|mrn|zip|patient|name|nom|prenom|vorname|nachname|specimen|accession|collected|received|reported|printed|ordered|physician|doctor|provider|arzt|medecin|client|suite|room|bed|report|befund|auftrag|dossier|version|printed|telephone|telefon|ref|lab|labor|laboratory|laboratoire|address|adresse|street|strasse|rue)\b/;
 
 /** "Fasting: Yes", "Nüchtern: nein": the patient's state, not a test ("Fasting Blood Sugar" is one). */
 const FASTING_STATE = /^(fasting|nuchtern|a jeun)( status| state| hours?| time)?$/;
@@ -207,6 +207,8 @@ class ReportReader {
     const opts = { decimalComma: this.decimalComma, layout: TRANSPOSED_LAYOUT, isKnownName: this.isKnownName, ocr: this.ocrPages.has(page) };
     for (const { line, source } of reading.rows()) {
       const row = parseRow(line, opts);
+      // From OCR, a heading the LOINC table does not know is more likely misread than an unfamiliar test.
+      if (row && opts.ocr && this.nameConfidence(repairOcrName(row.name)) < 0.75) continue;
       if (row && this.accept(row, page)) this.sources.push(source);
     }
   }

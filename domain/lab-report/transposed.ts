@@ -68,17 +68,26 @@ function columnIndex(columns: Column[], labelX: number, x: number): number {
   return columns.length - 1;
 }
 
-/** One row read into the columns: its label cell's text and each column's cell. */
-function rowCells(chunks: Chunk[], columns: Column[], labelX: number): { label: string; cells: Map<number, string> } | undefined {
+/**
+ * One row read into the columns: its label cell's text and each column's cell. Two cells in one column
+ * make that column's cell unknown on this row (a speck beside the value, or columns that do not fit);
+ * a cell past the last column's reach (a column width beyond it) is under no heading and not read.
+ */
+function rowCells(chunks: Chunk[], columns: Column[], labelX: number): { label: string; cells: Map<number, string>; unknown: Set<number> } {
   let label = '';
   const cells = new Map<number, string>();
+  const unknown = new Set<number>();
+  const starts = [labelX, ...columns.map((c) => c.x)];
+  const width = Math.max(...starts.slice(1).map((x, i) => x - starts[i]!));
   for (const c of chunks) {
+    if (c.x >= columns.at(-1)!.x + width) continue;
     const i = columnIndex(columns, labelX, c.x);
     if (i < 0) label = squash(`${label} ${c.text}`);
-    else if (cells.has(i)) return undefined; // two cells in one column: the columns do not fit this line
+    else if (cells.has(i)) unknown.add(i);
     else cells.set(i, c.text);
   }
-  return { label, cells };
+  for (const i of unknown) cells.delete(i);
+  return { label, cells, unknown };
 }
 
 type DescribeKind = 'unit' | 'range';
@@ -127,7 +136,7 @@ export const TRANSPOSED_LAYOUT: ColumnLayout = {
  */
 export class TransposedTable {
   readonly lines: TextLine[] = [];
-  private readonly dated: { date: string; cells: Map<number, string>; line: TextLine }[] = [];
+  private readonly dated: { date: string; cells: Map<number, string>; unknown: Set<number>; line: TextLine }[] = [];
 
   private constructor(
     private readonly columns: Column[],
@@ -148,13 +157,13 @@ export class TransposedTable {
     const chunks = chunksOf(line);
     if (chunks.length === 0 || !chunks.every((c) => c.positioned)) return false;
     const row = rowCells(chunks, this.columns, this.labelX);
-    if (!row) return false;
     // A date row with no cell in these columns still counts: it is a collection without these tests.
     if (isDateCell(row.label)) {
-      this.dated.push({ date: DATE_PATTERN.exec(row.label)![0], cells: row.cells, line });
+      this.dated.push({ date: DATE_PATTERN.exec(row.label)![0], cells: row.cells, unknown: row.unknown, line });
       this.lines.push(line);
       return true;
     }
+    if (row.unknown.size > 0) return false;
     const described = this.dated.length === 0 ? describes(row.label, row.cells, this.decimalComma) : undefined;
     if (!described) return false;
     for (const [i, text] of described.cells) this.columns[i]![described.kind] ??= text;
@@ -163,7 +172,7 @@ export class TransposedTable {
   }
 
   get hasDates(): boolean {
-    return this.dated.some((d) => d.cells.size > 0);
+    return this.dated.some((d) => d.cells.size > 0 || d.unknown.size > 0);
   }
 
   /** One row per test with a value in the newest date's row; none when the dates do not say which that is. */

@@ -723,6 +723,21 @@ describe('parseLabReport: transposed tables (tests as columns, dates as rows)', 
     expect(results.map((r) => [r.test_name, r.value])).toEqual([['Lymph', '3.4']]);
   });
 
+  it('two cells in one column on a date row make that cell unknown: the column gives nothing rather than an older value', () => {
+    const { results } = parse(
+      page(1, [row(24, 'Date', 'Chol', 'Trig'), row(32, 'Units', 'mmol/L', 'mmol/L'), row(46, '14/04/2024', '4.0', '0.9'), cells(57, [30, '20/12/2024'], [100, '4.1'], [120, 'to.'], [160, '0.8'])]),
+    );
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([['Trig', '0.8']]);
+  });
+
+  it('from OCR, a column whose heading the LOINC table does not know is not read', () => {
+    const { results } = parse(page(1, [row(24, 'Date', 'Na', 'our', 'ALT'), row(32, 'Units', 'mmol/L', 'U/L', 'U/L'), row(46, '20/12/2024', '139', '25', '15')], 'ocr'));
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([
+      ['Na', '139'],
+      ['ALT', '15'],
+    ]);
+  });
+
   it('a line of test names with no date row under it is read as any other line', () => {
     const { results } = parse(page(1, [row(10, 'Test', 'Result', 'Units'), row(24, 'Sodium', '140', 'mmol/L'), row(38, 'Potassium', '4.1', 'mmol/L')]));
     expect(results.map((r) => [r.test_name, r.value])).toEqual([
