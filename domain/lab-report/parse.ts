@@ -169,7 +169,7 @@ class ReportReader {
     private readonly ocrPages: Set<number>,
   ) {}
 
-  private readonly nameConfidence = (name: string): number => {
+  readonly nameConfidence = (name: string): number => {
     let confidence = this.confidences.get(name);
     if (confidence === undefined) {
       confidence = matchLoinc(name)[0]?.confidence_score ?? 0;
@@ -290,7 +290,7 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   const results = chooseByRegion(
     ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l)).map((l) => l.line) })),
     reader.results.map((result, i) => ({ result, line: reader.sources[i]! })),
-    { decimalComma, isKnownName: reader.isKnownName },
+    { decimalComma, isKnownName: reader.isKnownName, nameConfidence: reader.nameConfidence },
     (row, page) => reader.resultOf(row, page, undefined),
   );
 

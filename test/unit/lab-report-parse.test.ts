@@ -748,3 +748,58 @@ describe('parseLabReport: transposed tables (tests as columns, dates as rows)', 
     expect(words.results.map((r) => [r.test_name, r.value])).toEqual([['Sodium', '140']]);
   });
 });
+
+describe('parseLabReport: results written in sentences', () => {
+  it('reads "<name> was <value> <unit> (<range words>)" across wrapped lines, the name the first test the LOINC table knows', () => {
+    const { results } = parse(
+      page(1, [
+        'Dear Mrs Example,',
+        'Thank you for having your blood tests done. I have looked at the results and set them out below.',
+        'Your total cholesterol was 4.6 mmol/L (ideal below 5.0). Your HDL cholesterol, the "good" cholesterol, was',
+        '1.3 mmol/L (ideal above 1.0). Your HbA1c, which shows your average blood sugar over the last three',
+        'months, was 37 mmol/mol (normal is below 42). Your kidney tests were checked: creatinine',
+        'was 94 umol/L (normal range 60 to 110). Your liver test, ALT, was 50 U/L (normal',
+        'below 41). Please book a routine appointment so that we can talk about them.',
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.units, r.min_reference_range, r.max_reference_range])).toEqual([
+      ['total cholesterol', '4.6', 'mmol/L', undefined, 5],
+      ['HDL cholesterol', '1.3', 'mmol/L', 1, undefined],
+      ['HbA1c', '37', 'mmol/mol', undefined, 42],
+      ['creatinine', '94', 'umol/L', 60, 110],
+      ['ALT', '50', 'U/L', undefined, 41],
+    ]);
+    expect(byName(results, 'ALT').interpretation).toBe('abnormal');
+  });
+
+  it('reads nothing from a letter without results: dates, phone numbers, doses and durations have no unit, and no test name is known', () => {
+    const { results } = parse(
+      page(1, [
+        'Harbourside Surgery, 12 Station Road, Bramford IP8 4AB. Tel: 01473 104332',
+        '7 September 2024',
+        'Dear Mr Example, thank you for coming to see me on 5 September 2024 about your knee. As we discussed, please take',
+        '2 tablets of paracetamol 500 mg up to 4 times a day for 3 weeks, and book a review in 6 to 8 weeks at the',
+        'surgery. Your next appointment is at 10:30 on 14 October 2024 in room 3. Please call 01473 104332 if the',
+        'pain lasts longer than 2 weeks, or go to the nearest emergency department if it becomes severe.',
+        'Yours sincerely, Dr Tom Example',
+      ]),
+    );
+    expect(results).toEqual([]);
+  });
+
+  it('does not read a table with notes under its rows as prose', () => {
+    const { results } = parse(
+      page(1, [
+        'Test          Result     Units      Reference Range',
+        'Glucose       102        mg/dL      70-99',
+        '   Fasting glucose of 100-125 mg/dL is consistent with prediabetes; 126 mg/dL or higher on two occasions',
+        '   suggests diabetes and should be confirmed by a repeat test on another day.',
+        'Sodium        142        mmol/L     135-146',
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.min_reference_range])).toEqual([
+      ['Glucose', '102', 70],
+      ['Sodium', '142', 135],
+    ]);
+  });
+});
