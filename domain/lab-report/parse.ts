@@ -16,6 +16,7 @@ import { matchLoinc } from './loinc-match.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine } from './metadata.js';
 import { interpret } from './interpret.js';
 import { isPanelHeading, panelTitle } from './panels.js';
+import { parseRange } from './ranges.js';
 import { repairOcrName } from './ocr-names.js';
 import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
@@ -150,6 +151,13 @@ const GENERIC_RESULT = /^(result|resultado|resultat|ergebnis|risultato|uitslag|v
 /** "Desejável: inferior a 190 mg/dL", "Valores de referência": a reference line under a result, not a test. */
 const RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference)\b/;
 
+/** "Follicular phase 2.4 - 12.6", "Postmenopause: <54.7": a range named by one to four words. */
+const NAMED_RANGE = /^((?:\p{L}[\p{L}'’.-]*\s+){0,3}\p{L}[\p{L}'’.-]*)\s*[:=]?\s+([<>≤≥]?\s*\d.*)$/u;
+/** Ranges by sex keep their own reading (ranges.ts: one sex's range keeps its bounds). */
+const SEX_WORD = /^(m|f|w|h|male|female|males|females|men|women|manner|frauen|hommes|femmes|homens|mulheres|hombres|mujeres)$/;
+/** "<0.05 - 0.13": a lower limit of detection, then the range. */
+const BOUND_THEN_SPAN = /^[<>≤≥]\s*\d[\d.,]*\s*[-–—]\s*\d[\d.,]*(?:\s+\S+)?$/;
+
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
 class ReportReader {
   private layout: ColumnLayout | undefined;
@@ -157,6 +165,10 @@ class ReportReader {
   private pendingPanel: string | undefined;
   private linesSincePending = 0;
   private readonly confidences = new Map<string, number>();
+  /** Lines read as the continuation of a result's range: no other reading takes them for results. */
+  readonly rangeLines = new Set<TextLine>();
+  /** The result the last line gave, while the lines after it may continue its range. */
+  private lastRow: { row: RowCandidate; result: ParsedResult } | undefined;
   /** A transposed table being read (transposed.ts), and its page. */
   private table: { reading: TransposedTable; page: number } | undefined;
   readonly results: ParsedResult[] = [];
@@ -224,13 +236,45 @@ class ReportReader {
       this.layout = header;
       return;
     }
+    if (this.continuesRange(pl.line)) return;
     const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page) };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);
+      this.lastRow = { row, result: this.results.at(-1)! };
       return;
     }
+    this.lastRow = undefined;
     this.notAResult(withoutMarks(pl.line));
+  }
+
+  /**
+   * "Postmenopause   <0.05 - 0.13" under "Progesterone  5.53  ng/mL  Follicular phase 0.06 - 0.89": a
+   * line that is only a named variant of a range, right under a result whose range is itself a named
+   * variant (or under another such line), continues that range: one result with several ranges, whose
+   * bounds are left out since which applies is not known. Ranges by sex are not joined so: the first
+   * keeps its bounds as ranges.ts reads one sex's range.
+   */
+  private continuesRange(line: TextLine): boolean {
+    const last = this.lastRow;
+    const variant = (text: string) => {
+      const m = NAMED_RANGE.exec(squash(text));
+      const label = m?.[1]?.trim() ?? '';
+      const range = m && (parseRange(m[2]!, this.decimalComma) !== undefined || BOUND_THEN_SPAN.test(m[2]!));
+      return range && !SEX_WORD.test(foldText(label)) && this.nameConfidence(label) < 0.75 ? m : undefined;
+    };
+    if (!last?.result.reference_range_text || !variant(last.result.reference_range_text.split('; ')[0]!) || !variant(lineText(line))) return false;
+    const text = `${last.result.reference_range_text}; ${squash(lineText(line))}`;
+    const range = { text, minInclusive: true, maxInclusive: true };
+    const { result } = last;
+    delete result.min_reference_range;
+    delete result.max_reference_range;
+    delete result.interpretation;
+    delete result.is_above_max_range;
+    delete result.is_below_min_range;
+    Object.assign(result, { reference_range_text: text }, interpret(last.row.value, range, last.row.flag));
+    this.rangeLines.add(line);
+    return true;
   }
 
   /** The row as a result, when it is one (see isResult); the reader's state is not changed. */
@@ -288,7 +332,7 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
   reader.finish();
   const results = chooseByRegion(
-    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l)).map((l) => l.line) })),
+    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line)).map((l) => l.line) })),
     reader.results.map((result, i) => ({ result, line: reader.sources[i]! })),
     { decimalComma, isKnownName: reader.isKnownName, nameConfidence: reader.nameConfidence },
     (row, page) => reader.resultOf(row, page, undefined),

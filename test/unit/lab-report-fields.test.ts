@@ -84,6 +84,36 @@ describe('reference ranges', () => {
   });
 });
 
+describe('reference ranges: bounds in words', () => {
+  it.each([
+    ['below 5.0', undefined, 5],
+    ['less than 200 mg/dL', undefined, 200],
+    ['under 40', undefined, 40],
+    ['inferior a 190', undefined, 190],
+    ['Inferior a 190 mg/dL', undefined, 190],
+    ['moins de 5,0', undefined, 5],
+    ['unter 5,7', undefined, 5.7],
+    ['above 1.0', 1, undefined],
+    ['over 60', 60, undefined],
+    ['greater than 39', 39, undefined],
+    ['superior a 40', 40, undefined],
+    ['plus de 1,5', 1.5, undefined],
+    ['über 40', 40, undefined],
+    ['Desejável: inferior a 190 mg/dL', undefined, 190],
+    ['Ideal: above 1.0', 1, undefined],
+  ])('%s → %s..%s', (text, min, max) => {
+    const r = parseRange(text, /,\d/.test(text))!;
+    expect(r).toBeDefined();
+    expect(r.min).toBe(min);
+    expect(r.max).toBe(max);
+  });
+
+  it('a word that only looks like a bound is no range', () => {
+    expect(parseRange('over the last three months', false)).toBeUndefined();
+    expect(parseRange('below normal', false)).toBeUndefined();
+  });
+});
+
 describe('reference ranges: brackets and no-range markers', () => {
   it.each([
     ['(130 - 180)', '130 - 180', 130, 180],

@@ -803,3 +803,37 @@ describe('parseLabReport: results written in sentences', () => {
     ]);
   });
 });
+
+describe('parseLabReport: ranges named by phase on several lines', () => {
+  const header = cells(10, [40, 'Test'], [200, 'Result'], [260, 'Units'], [330, 'Reference Interval']);
+  it('a line that is only a named range under a result with a named range continues its range: one result, no bounds', () => {
+    const { results } = parse(
+      page(1, [
+        header,
+        cells(24, [40, 'Progesterone'], [200, '5.53'], [260, 'ng/mL'], [330, 'Follicular phase'], [420, '0.06 - 0.89']),
+        cells(34, [330, 'Luteal phase'], [420, '1.83 - 23.9']),
+        cells(44, [330, 'Postmenopause'], [420, '<0.05 - 0.13']),
+        cells(58, [40, 'Prolactin'], [200, '18.3'], [260, 'ng/mL'], [330, '4.8 - 23.3']),
+      ]),
+    );
+    expect(results.map((r) => r.test_name)).toEqual(['Progesterone', 'Prolactin']);
+    const p = byName(results, 'Progesterone');
+    expect(p.reference_range_text).toBe('Follicular phase 0.06 - 0.89; Luteal phase 1.83 - 23.9; Postmenopause <0.05 - 0.13');
+    expect([p.min_reference_range, p.max_reference_range, p.interpretation]).toEqual([undefined, undefined, undefined]);
+    expect(core(byName(results, 'Prolactin'))).toMatchObject({ min: 4.8, max: 23.3, interpretation: 'normal' });
+  });
+
+  it('ranges by sex on the next line are not joined, and a test under a result stays a result', () => {
+    const { results } = parse(
+      page(1, [
+        header,
+        cells(24, [40, 'Creatinine'], [200, '1.19'], [260, 'mg/dL'], [330, 'Male: 0.74 - 1.35']),
+        cells(34, [330, 'Female: 0.59 - 1.04']),
+        cells(48, [40, 'Ferritin'], [200, '140'], [260, 'ng/mL'], [330, 'Adult 30 - 400']),
+        cells(58, [40, 'Iron'], [200, '80'], [260, 'ug/dL'], [330, '60 - 170']),
+      ]),
+    );
+    expect(results.map((r) => r.test_name)).toEqual(['Creatinine', 'Ferritin', 'Iron']);
+    expect(core(byName(results, 'Creatinine'))).toMatchObject({ min: 0.74, max: 1.35 });
+  });
+});
