@@ -53,6 +53,19 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['multipage-repeated', 2, 0, ['pdf']],
   ['multipage-headless', 2, 1, []],
   ['mychart', 2, 0, ['png']],
+  // Issue 14, fourth pass: nine more families from conventions none of the above has (Dutch and Brazilian
+  // letters, In Range / Out Of Range columns, phase-dependent ranges, the range in the first column,
+  // scientific notation and thousand separators, a transposed cumulative table, a letter in prose, flags
+  // before the value), each as text PDFs and one image, measured before the parser saw them.
+  ['dutch', 2, 1, []],
+  ['portuguese', 2, 0, ['png']],
+  ['quest', 2, 1, []],
+  ['hormone', 2, 0, ['png']],
+  ['range-left', 2, 1, []],
+  ['sci-units', 2, 0, ['png']],
+  ['transposed', 2, 0, ['png']],
+  ['prose-letter', 2, 1, []],
+  ['flags-before', 2, 0, ['pdf']],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);

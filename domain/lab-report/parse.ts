@@ -16,11 +16,13 @@ import { matchLoinc } from './loinc-match.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine } from './metadata.js';
 import { interpret } from './interpret.js';
 import { isPanelHeading, panelTitle } from './panels.js';
+import { parseRange } from './ranges.js';
 import { repairOcrName } from './ocr-names.js';
 import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
 import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
+import { TRANSPOSED_LAYOUT, TransposedTable } from './transposed.js';
 import { isUnitToken } from './units.js';
 import { type ExtractedPage, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
 
@@ -73,7 +75,7 @@ function pageFurniture(lines: PageLine[], pageCount: number): Set<PageLine> {
   return furniture;
 }
 
-const NOT_A_TEST = /^(page|seite|dob|date|datum|time|zeit|age|alter|sex|gender|phone|tel|fax|npi|clia|account|acct|id|mrn|zip|patient|name|nom|prenom|vorname|nachname|specimen|accession|collected|received|reported|printed|ordered|physician|doctor|provider|arzt|medecin|client|suite|room|bed|report|befund|auftrag|dossier|version|printed|telephone|telefon|ref|lab|labor|laboratory|laboratoire|address|adresse|street|strasse|rue)\b/;
+const NOT_A_TEST = /^(range|units?|page|seite|dob|date|datum|time|zeit|age|alter|sex|gender|phone|tel|fax|npi|clia|account|acct|id|mrn|zip|patient|name|nom|prenom|vorname|nachname|specimen|accession|collected|received|reported|printed|ordered|physician|doctor|provider|arzt|medecin|client|suite|room|bed|report|befund|auftrag|dossier|version|printed|telephone|telefon|ref|lab|labor|laboratory|laboratoire|address|adresse|street|strasse|rue)\b/;
 
 /** "Fasting: Yes", "Nüchtern: nein": the patient's state, not a test ("Fasting Blood Sugar" is one). */
 const FASTING_STATE = /^(fasting|nuchtern|a jeun)( status| state| hours?| time)?$/;
@@ -141,13 +143,34 @@ function readAroundUnreadable(line: TextLine, opts: RowOptions): RowCandidate | 
   return asRead;
 }
 
+/**
+ * "Resultado: 84 mg/dL", "Result: 5.2": a row named only by the word for "result" is the result of the
+ * exam whose heading stands just above it (one block per exam, as Brazilian and Spanish laudos print).
+ */
+const GENERIC_RESULT = /^(result|resultado|resultat|ergebnis|risultato|uitslag|valor|value)$/;
+/** "Desejável: inferior a 190 mg/dL", "Valores de referência": a reference line under a result, not a test. */
+const RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference)\b/;
+
+/** "Follicular phase 2.4 - 12.6", "Postmenopause: <54.7": a range named by one to four words. */
+const NAMED_RANGE = /^((?:\p{L}[\p{L}'’.-]*\s+){0,3}\p{L}[\p{L}'’.-]*)\s*[:=]?\s+([<>≤≥]?\s*\d.*)$/u;
+/** Ranges by sex keep their own reading (ranges.ts: one sex's range keeps its bounds). */
+const SEX_WORD = /^(m|f|w|h|male|female|males|females|men|women|manner|frauen|hommes|femmes|homens|mulheres|hombres|mujeres)$/;
+/** "<0.05 - 0.13": a lower limit of detection, then the range. */
+const BOUND_THEN_SPAN = /^[<>≤≥]\s*\d[\d.,]*\s*[-–—]\s*\d[\d.,]*(?:\s+\S+)?$/;
+
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
 class ReportReader {
   private layout: ColumnLayout | undefined;
   private panel: string | undefined;
   private pendingPanel: string | undefined;
   private linesSincePending = 0;
-  private readonly knownNames = new Map<string, boolean>();
+  private readonly confidences = new Map<string, number>();
+  /** Lines read as the continuation of a result's range: no other reading takes them for results. */
+  readonly rangeLines = new Set<TextLine>();
+  /** The result the last line gave, while the lines after it may continue its range. */
+  private lastRow: { row: RowCandidate; result: ParsedResult } | undefined;
+  /** A transposed table being read (transposed.ts), and its page. */
+  private table: { reading: TransposedTable; page: number } | undefined;
   readonly results: ParsedResult[] = [];
   /** The line each result was read from, index for index. */
   readonly sources: TextLine[] = [];
@@ -158,28 +181,100 @@ class ReportReader {
     private readonly ocrPages: Set<number>,
   ) {}
 
-  readonly isKnownName = (name: string): boolean => {
-    let known = this.knownNames.get(name);
-    if (known === undefined) {
-      known = (matchLoinc(name)[0]?.confidence_score ?? 0) >= 0.9;
-      this.knownNames.set(name, known);
+  readonly nameConfidence = (name: string): number => {
+    let confidence = this.confidences.get(name);
+    if (confidence === undefined) {
+      confidence = matchLoinc(name)[0]?.confidence_score ?? 0;
+      this.confidences.set(name, confidence);
     }
-    return known;
+    return confidence;
   };
 
+  readonly isKnownName = (name: string): boolean => this.nameConfidence(name) >= 0.9;
+
   read(pl: PageLine): void {
+    if (this.table) {
+      if (pl.page === this.table.page && this.table.reading.take(pl.line)) return;
+      this.endTable();
+    }
+    this.readLine(pl, true);
+  }
+
+  /** Ends the reading: a table still open is read. */
+  finish(): void {
+    if (this.table) this.endTable();
+  }
+
+  /**
+   * A transposed table's end: one row per test column, read through the table's own layout. A header
+   * of test names with no date row under it was no such table: its lines are read as any others.
+   */
+  private endTable(): void {
+    const { reading, page } = this.table!;
+    this.table = undefined;
+    if (!reading.hasDates) {
+      reading.lines.forEach((line, i) => this.readLine({ page, line, index: 0, count: 0 }, i > 0));
+      return;
+    }
+    const opts = { decimalComma: this.decimalComma, layout: TRANSPOSED_LAYOUT, isKnownName: this.isKnownName, ocr: this.ocrPages.has(page) };
+    for (const { line, source } of reading.rows()) {
+      const row = parseRow(line, opts);
+      // From OCR, a heading the LOINC table does not know is more likely misread than an unfamiliar test.
+      if (row && opts.ocr && this.nameConfidence(repairOcrName(row.name)) < 0.75) continue;
+      if (row && this.accept(row, page)) this.sources.push(source);
+    }
+  }
+
+  private readLine(pl: PageLine, mayStartTable: boolean): void {
+    const table = mayStartTable ? TransposedTable.start(pl.line, this.nameConfidence, this.decimalComma) : undefined;
+    if (table) {
+      this.table = { reading: table, page: pl.page };
+      return;
+    }
     const header = detectHeader(pl.line);
     if (header) {
       this.layout = header;
       return;
     }
+    if (this.continuesRange(pl.line)) return;
     const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page) };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);
+      this.lastRow = { row, result: this.results.at(-1)! };
       return;
     }
+    this.lastRow = undefined;
     this.notAResult(withoutMarks(pl.line));
+  }
+
+  /**
+   * "Postmenopause   <0.05 - 0.13" under "Progesterone  5.53  ng/mL  Follicular phase 0.06 - 0.89": a
+   * line that is only a named variant of a range, right under a result whose range is itself a named
+   * variant (or under another such line), continues that range: one result with several ranges, whose
+   * bounds are left out since which applies is not known. Ranges by sex are not joined so: the first
+   * keeps its bounds as ranges.ts reads one sex's range.
+   */
+  private continuesRange(line: TextLine): boolean {
+    const last = this.lastRow;
+    const variant = (text: string) => {
+      const m = NAMED_RANGE.exec(squash(text));
+      const label = m?.[1]?.trim() ?? '';
+      const range = m && (parseRange(m[2]!, this.decimalComma) !== undefined || BOUND_THEN_SPAN.test(m[2]!));
+      return range && !SEX_WORD.test(foldText(label)) && this.nameConfidence(label) < 0.75 ? m : undefined;
+    };
+    if (!last?.result.reference_range_text || !variant(last.result.reference_range_text.split('; ')[0]!) || !variant(lineText(line))) return false;
+    const text = `${last.result.reference_range_text}; ${squash(lineText(line))}`;
+    const range = { text, minInclusive: true, maxInclusive: true };
+    const { result } = last;
+    delete result.min_reference_range;
+    delete result.max_reference_range;
+    delete result.interpretation;
+    delete result.is_above_max_range;
+    delete result.is_below_min_range;
+    Object.assign(result, { reference_range_text: text }, interpret(last.row.value, range, last.row.flag));
+    this.rangeLines.add(line);
+    return true;
   }
 
   /** The row as a result, when it is one (see isResult); the reader's state is not changed. */
@@ -187,6 +282,14 @@ class ReportReader {
     // ".57" from OCR: a speck before "57", or a misread; either way the value is not known.
     if (row.value.nakedPoint && this.ocrPages.has(page)) return undefined;
     if (this.ocrPages.has(page)) row = { ...row, name: repairOcrName(row.name) };
+    const folded = foldText(row.name).toLowerCase().replace(/[:.]+$/, '').trim();
+    if (RANGE_LABEL.test(folded)) return undefined;
+    if (GENERIC_RESULT.test(folded)) {
+      // Named by the exam heading just above; with none the row names nothing.
+      if (!this.pendingPanel || panel !== this.pendingPanel) return undefined;
+      row = { ...row, name: this.pendingPanel };
+      panel = undefined;
+    }
     const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
     const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative, rangeText: row.range?.text });
     if (!isResult(row, matches[0])) return undefined;
@@ -196,7 +299,8 @@ class ReportReader {
   private accept(row: RowCandidate, page: number): boolean {
     const result = this.resultOf(row, page);
     if (!result) return false;
-    if (this.pendingPanel) {
+    if (this.pendingPanel && result.test_name === this.pendingPanel) this.pendingPanel = undefined; // the exam's own name
+    else if (this.pendingPanel) {
       this.panel = this.pendingPanel;
       this.pendingPanel = undefined;
     }
@@ -226,10 +330,11 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   const decimalComma = usesDecimalComma(allText, language);
   const reader = new ReportReader(decimalComma, ocrPages);
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
+  reader.finish();
   const results = chooseByRegion(
-    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l)).map((l) => l.line) })),
+    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line)).map((l) => l.line) })),
     reader.results.map((result, i) => ({ result, line: reader.sources[i]! })),
-    { decimalComma, isKnownName: reader.isKnownName },
+    { decimalComma, isKnownName: reader.isKnownName, nameConfidence: reader.nameConfidence },
     (row, page) => reader.resultOf(row, page, undefined),
   );
 

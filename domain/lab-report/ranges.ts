@@ -1,6 +1,7 @@
 /**
  * Reference ranges in the forms reports print them: "70-99", "3.5 - 5.3", "3,5 - 5,3", "0.5–1.2",
- * "70 to 99", "<200", "<= 5.6", "> 39", "up to 5", "bis 5", "jusqu'à 5", "< 5.7 %", "[3,5 ; 5,3]",
+ * "70 to 99", "<200", "<= 5.6", "> 39", "up to 5", "bis 5", "jusqu'à 5", "< 5.7 %", "[3,5 ; 5,3]", bounds in
+ * words ("below 5.0", "less than 5", "inferior a 190", "moins de 5", "über 40", "plus de 40", "at least 60"),
  * "M: 13-17 F: 12-16" (sex-specific: text kept, bounds left out since we cannot tell which applies),
  * and text ranges ("Negative", "Clear").
  */
@@ -22,8 +23,8 @@ const N = NUMBER_SOURCE;
 const DASH = String.raw`\s*(?:-|–|—|to|bis|a|à|au)\s*`;
 const SPAN = new RegExp(String.raw`^[\[(]?\s*(${N})${DASH}(${N})\s*[\])]?`, 'i');
 const SPAN_SEMICOLON = new RegExp(String.raw`^[\[(]\s*(${N})\s*[;]\s*(${N})\s*[\])]`);
-const UPPER = new RegExp(String.raw`^(?:(<=|=<|≤|<)|(?:up to|upto|bis|max\.?|maximum|jusqu'?a|inf\.? a|inferieur a|less than|below|under|unter|kleiner als|<\s*=))\s*(${N})`, 'i');
-const LOWER = new RegExp(String.raw`^(?:(>=|=>|≥|>)|(?:min\.?|minimum|sup\.? a|superieur a|greater than|above|over|uber|grosser als|mehr als|>\s*=))\s*(${N})`, 'i');
+const UPPER = new RegExp(String.raw`^(?:(<=|=<|≤|<)|(?:up to|upto|bis|max\.?|maximum|jusqu'?a|inf\.? a|inferieur a|inferieure a|inferior a|menor que|menor a|menos de|moins de|less than|lower than|fewer than|below|under|unter|kleiner als|hasta|ate|<\s*=))\s*(${N})`, 'i');
+const LOWER = new RegExp(String.raw`^(?:(>=|=>|≥|>)|(?:min\.?|minimum|sup\.? a|superieur a|superieure a|superior a|mayor que|mayor a|maior que|mas de|mais de|plus de|greater than|higher than|more than|at least|au moins|mindestens|above|over|uber|grosser als|mehr als|>\s*=))\s*(${N})`, 'i');
 const SEX_LABEL = /\b(m|f|w|h|male|female|men|women|manner|frauen|hommes|femmes|mann|frau)\s*[:=]/i;
 
 /**
@@ -40,7 +41,7 @@ function stripEnclosing(text: string): string {
 }
 
 /** Printed in a range column to say no range applies ("Not Estab."): a text range without bounds. */
-const GOOD_LABEL = /^(?:desirable|optimal|ideal|normal|recommended|target|goal|souhaitable|optimale?|normale?|cible|wunschenswert|erwunscht|zielwert|ziel)\s*[:=]?\s*([<>≤≥=].*|\d.*)$/;
+const GOOD_LABEL = /^(?:desirable|optimal|ideal|normal|recommended|target|goal|souhaitable|optimale?|normale?|cible|wunschenswert|erwunscht|zielwert|ziel|desejavel|deseable|otimo|optimo)\s*[:=]?\s*([<>≤≥=].*|\d.*|\p{L}.*\d.*)$/u;
 
 const NO_RANGE = /^(not estab(lished|\.)?|none established|not applicable)$/i;
 
@@ -98,5 +99,5 @@ function restIsUnitOnly(rest: string): boolean {
 /** True when a token can only be a reference range (a span or a worded bound), not a value. */
 export function looksLikeRangeOnly(raw: string): boolean {
   const t = foldText(raw.trim());
-  return SPAN.test(t) || /^(up to|upto|bis|max|jusqu|inf|less than|below|unter|min|sup|greater than|above|uber)\b/.test(t);
+  return SPAN.test(t) || /^(up to|upto|bis|max|jusqu|inf|less than|lower than|below|under|unter|min|sup|greater than|higher than|more than|above|over|uber|moins de|plus de|menor que|mayor que|maior que)\b/.test(t);
 }

@@ -6,9 +6,11 @@
  * the same printed lines (two columns the text layer gives as one line) are judged together, each
  * line's row result counted once. The row reader keeps ties: on tables it also
  * knows columns and panels. A region where rows found nothing but values with units or ranges are
- * printed is thereby read by proximity, so a report that prints results never comes out empty.
+ * printed is thereby read by proximity, so a report that prints results never comes out empty. A
+ * region written mostly in sentences (prose.ts) is read as prose when that gives more results than both.
  */
 import { type Region, regionsOf } from './blocks.js';
+import { isProse, type NameConfidence, readProse } from './prose.js';
 import { readByProximity } from './proximity.js';
 import { type RowCandidate, type RowOptions } from './rows.js';
 import { type ParsedResult, type TextLine } from './types.js';
@@ -47,7 +49,7 @@ function richer(r: ParsedResult, rows: Sourced[]): ParsedResult {
 export function chooseByRegion(
   pages: { page: number; lines: TextLine[] }[],
   rowResults: Sourced[],
-  opts: Omit<RowOptions, 'layout'>,
+  opts: Omit<RowOptions, 'layout'> & { nameConfidence: NameConfidence },
   resultOf: (row: RowCandidate, page: number) => ParsedResult | undefined,
 ): ParsedResult[] {
   const out: ParsedResult[] = [];
@@ -69,7 +71,14 @@ export function chooseByRegion(
       // as a row is a status word where the card prints "82 mg/dL" below.
       const measured = (rs: ParsedResult[]) => rs.filter((r) => r.units !== undefined || r.reference_range_text !== undefined).length;
       const rowResults = rows.map((s) => s.result);
-      if (prox.length > rows.length || (prox.length === rows.length && measured(prox) > measured(rowResults))) out.push(...prox.map((r) => richer(r, rows)));
+      const texts = group.flatMap((r) => r.lines.map((l) => l.cells.map((c) => c.text).join(' ')));
+      const prose = isProse(texts)
+        ? readProse(texts, opts.decimalComma, opts.nameConfidence)
+            .map((row) => resultOf(row, page))
+            .filter((x): x is ParsedResult => x !== undefined)
+        : [];
+      if (prose.length > Math.max(prox.length, rows.length)) out.push(...prose);
+      else if (prox.length > rows.length || (prox.length === rows.length && measured(prox) > measured(rowResults))) out.push(...prox.map((r) => richer(r, rows)));
       else out.push(...rows.map((s) => s.result));
     }
     out.push(...onPage.filter((s) => !placed.has(s)).map((s) => s.result));

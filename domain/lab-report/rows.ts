@@ -220,7 +220,9 @@ function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOption
   if (!f.value) return undefined;
   if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = undefined;
   const split = unitFromName(cleanName(name));
-  if (!/\p{L}.*\p{L}/u.test(split.name) || nameHasBounds(split.name, opts) || looksLikeAddress(split.name)) return undefined;
+  // One letter is a name only in a name column, when the LOINC table knows it ("K" for potassium).
+  const named = /\p{L}.*\p{L}/u.test(split.name) || (viaColumns && /^\p{Lu}$/u.test(split.name) && opts.isKnownName(split.name));
+  if (!named || nameHasBounds(split.name, opts) || looksLikeAddress(split.name)) return undefined;
   // "35%": the percent sign printed on the value is its unit.
   const unit = f.unit ?? split.unit ?? (f.value.type === 'percentage' ? '%' : undefined);
   return { name: split.name, value: f.value, unit, range: f.range, flag: f.flag, viaColumns, extraNumbers: f.extraNumbers };

@@ -11,7 +11,8 @@ const NUMBER_ONLY = new RegExp(`^${NUMBER_SOURCE}$`);
 /**
  * Canonical decimal string for a printed number: decimal comma → point, thousands separators removed.
  * A lone comma followed by exactly three digits is a thousands separator only in English text
- * ("1,250" platelets); in German and French it is a decimal comma ("1,250" = 1.25).
+ * ("1,250" platelets); in German and French it is a decimal comma ("1,250" = 1.25), and there a lone
+ * point followed by exactly three digits groups thousands ("7.910" leukocytes per mm³ = 7910).
  */
 export function normaliseNumber(raw: string, decimalComma: boolean): string | undefined {
   let s = raw.trim().replace(/−/g, '-').replace(/\s/g, '');
@@ -26,6 +27,9 @@ export function normaliseNumber(raw: string, decimalComma: boolean): string | un
     const thousandsOnly = /^-?\d{1,3}(,\d{3})+$/.test(s);
     s = thousandsOnly && !decimalComma ? s.replace(/,/g, '') : s.replace(/,/g, '.');
     if ((s.match(/\./g)?.length ?? 0) > 1) return undefined;
+  } else if (decimalComma && /^-?[1-9]\d{0,2}(\.\d{3})+$/.test(s)) {
+    // Where commas are decimal, a point before exactly three digits groups thousands ("7.910 /mm³").
+    s = s.replace(/\./g, '');
   } else if ((s.match(/\./g)?.length ?? 0) > 1) {
     // "1.234.567": dots as thousands separators.
     if (!/^-?\d{1,3}(\.\d{3})+$/.test(s)) return undefined;

@@ -16,6 +16,12 @@ describe('numbers and values', () => {
     ['1,234.5', false, '1234.5'],
     ['1,250', false, '1250'],
     ['1,250', true, '1.250'],
+    // Where commas are decimal, a point before three digits groups thousands (Brazilian counts per mm³).
+    ['7.910', true, '7910'],
+    ['150.000', true, '150000'],
+    ['7.910', false, '7.910'],
+    ['0.125', true, '0.125'],
+    ['5.35', true, '5.35'],
     ['0,05', false, '0.05'],
     ['-2,5', true, '-2.5'],
     ['.5', false, '0.5'],
@@ -75,6 +81,36 @@ describe('reference ranges', () => {
     expect(both.min).toBeUndefined();
     expect(parseRange('Negative', false)).toMatchObject({ text: 'Negative', qualitative: 'negative' });
     expect(parseRange('see comment below', false)).toBeUndefined();
+  });
+});
+
+describe('reference ranges: bounds in words', () => {
+  it.each([
+    ['below 5.0', undefined, 5],
+    ['less than 200 mg/dL', undefined, 200],
+    ['under 40', undefined, 40],
+    ['inferior a 190', undefined, 190],
+    ['Inferior a 190 mg/dL', undefined, 190],
+    ['moins de 5,0', undefined, 5],
+    ['unter 5,7', undefined, 5.7],
+    ['above 1.0', 1, undefined],
+    ['over 60', 60, undefined],
+    ['greater than 39', 39, undefined],
+    ['superior a 40', 40, undefined],
+    ['plus de 1,5', 1.5, undefined],
+    ['über 40', 40, undefined],
+    ['Desejável: inferior a 190 mg/dL', undefined, 190],
+    ['Ideal: above 1.0', 1, undefined],
+  ])('%s → %s..%s', (text, min, max) => {
+    const r = parseRange(text, /,\d/.test(text))!;
+    expect(r).toBeDefined();
+    expect(r.min).toBe(min);
+    expect(r.max).toBe(max);
+  });
+
+  it('a word that only looks like a bound is no range', () => {
+    expect(parseRange('over the last three months', false)).toBeUndefined();
+    expect(parseRange('below normal', false)).toBeUndefined();
   });
 });
 
@@ -206,6 +242,8 @@ describe('interpretation', () => {
 
 describe('units: spelled-out count prefixes', () => {
   it.each(['Thousand/uL', 'Million/uL', 'Billion/L'])('%s is a count', (u) => expect(unitKind(u)).toBe('count'));
+  it.each(['milhões/mm³', 'milhoes/mm3', 'millones/mm3'])('%s (Portuguese, Spanish multiplier) is a count', (u) => expect(unitKind(u)).toBe('count'));
+  it('does not take a word of its own before /mm3 as a count', () => expect(unitKind('milho/mm3')).toBeUndefined());
 });
 
 describe('units', () => {

@@ -647,3 +647,193 @@ describe('parseLabReport: OCR of photos and scans of newer layouts', () => {
     ]);
   });
 });
+
+describe('parseLabReport: one block per exam (laudo)', () => {
+  const laudo = page(1, [
+    'Paciente: JOÃO SOUZA        Data de Nascimento: 20/11/1968',
+    'HEMOGRAMA COMPLETO',
+    'Hemoglobina........:   14,2 g/dL        13,5 a 17,5 g/dL',
+    'Hematócrito........:   43,1 %           41,0 a 53,0 %',
+    'Leucócitos.........:   7.910 /mm³       4.000 a 11.000 /mm³',
+    'GLICOSE',
+    'Material: Soro    Método: Enzimático (hexoquinase)',
+    'Resultado:    84 mg/dL',
+    'Valores de referência:',
+    '70 a 99 mg/dL',
+    'COLESTEROL TOTAL',
+    'Material: Soro    Método: Colorimétrico enzimático',
+    'Resultado:    152 mg/dL',
+    'Desejável: inferior a 190 mg/dL',
+  ]);
+
+  it('names a "Resultado" row by the exam heading above it, and reads no reference line as a test', () => {
+    const { results } = parse(laudo);
+    expect(results.map((r) => r.test_name)).toEqual(['Hemoglobina', 'Hematócrito', 'Leucócitos', 'GLICOSE', 'COLESTEROL TOTAL']);
+    expect(byName(results, 'GLICOSE').value).toBe('84');
+    expect(byName(results, 'COLESTEROL TOTAL')).toMatchObject({ value: '152', units: 'mg/dL' });
+    expect(byName(results, 'GLICOSE').source_panel_name).toBeUndefined();
+  });
+
+  it('reads a point before three digits as a thousands separator where commas are decimal', () => {
+    expect(byName(parse(laudo).results, 'Leucócitos')).toMatchObject({ value: '7910', min_reference_range: 4000, max_reference_range: 11000 });
+  });
+
+  it('reads no "Result" row when no heading stands above it', () => {
+    expect(parse(page(1, ['Patient: Jane Doe', 'Result:    84 mg/dL'])).results).toEqual([]);
+  });
+});
+
+describe('parseLabReport: transposed tables (tests as columns, dates as rows)', () => {
+  const xs = [30, 100, 160, 220];
+  const row = (y: number, ...texts: string[]) => cells(y, ...texts.map((t, i) => [xs[i]!, t] as [number, string]).filter(([, t]) => t !== ''));
+
+  it('reads each column as a test whose result is its value on the newest date row, unit and range from the rows under the header', () => {
+    const { results } = parse(
+      page(1, [
+        text('CHEMISTRY', 10),
+        row(24, 'Date', 'Na', 'K', 'Creat'),
+        row(32, 'Units', 'mmol/L', 'mmol/L', 'umol/L'),
+        row(40, 'Range', '135-145', '3.5-5.2', '45-90'),
+        row(54, '23/04/2024', '133L', '4.0', '67'),
+        row(65, '07/09/2024', '125L', '', '76'),
+        row(76, '09/11/2024', '142', '5.6H', '72'),
+        text('H = above, L = below the reference range.', 96),
+      ]),
+    );
+    expect(results.map((r) => r.test_name)).toEqual(['Na', 'K', 'Creat']);
+    expect(core(byName(results, 'Na'))).toEqual({ value: '142', units: 'mmol/L', min: 135, max: 145, flag: undefined, interpretation: 'normal' });
+    expect(core(byName(results, 'K'))).toEqual({ value: '5.6', units: 'mmol/L', min: 3.5, max: 5.2, flag: 'H', interpretation: 'abnormal' });
+    expect(byName(results, 'K').loinc_matches?.[0]?.loinc_name).toMatch(/^Potassium/);
+  });
+
+  it('takes the newest date wherever its row is, and a column empty on that row gives no result (never an older value)', () => {
+    const { results } = parse(
+      page(1, [
+        row(24, 'Collected', 'Glucose (mmol/L)', 'Albumin (g/L)'),
+        row(40, '09/11/2024', '5.1', ''),
+        row(51, '07/09/2024', '5.9', '41'),
+        row(62, '23/04/2024', '6.2', '44'),
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.units])).toEqual([['Glucose', '5.1', 'mmol/L']]);
+  });
+
+  it('a date row without a cell in the columns does not end the table', () => {
+    const { results } = parse(page(1, [row(24, 'Date', 'Lymph'), row(32, 'Units', 'x10^9/L'), row(46, '21/05/2024', '3.5'), row(57, '09/12/2024'), row(68, '12/04/2025', '3.4')]));
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([['Lymph', '3.4']]);
+  });
+
+  it('two cells in one column on a date row make that cell unknown: the column gives nothing rather than an older value', () => {
+    const { results } = parse(
+      page(1, [row(24, 'Date', 'Chol', 'Trig'), row(32, 'Units', 'mmol/L', 'mmol/L'), row(46, '14/04/2024', '4.0', '0.9'), cells(57, [30, '20/12/2024'], [100, '4.1'], [120, 'to.'], [160, '0.8'])]),
+    );
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([['Trig', '0.8']]);
+  });
+
+  it('from OCR, a column whose heading the LOINC table does not know is not read', () => {
+    const { results } = parse(page(1, [row(24, 'Date', 'Na', 'our', 'ALT'), row(32, 'Units', 'mmol/L', 'U/L', 'U/L'), row(46, '20/12/2024', '139', '25', '15')], 'ocr'));
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([
+      ['Na', '139'],
+      ['ALT', '15'],
+    ]);
+  });
+
+  it('a line of test names with no date row under it is read as any other line', () => {
+    const { results } = parse(page(1, [row(10, 'Test', 'Result', 'Units'), row(24, 'Sodium', '140', 'mmol/L'), row(38, 'Potassium', '4.1', 'mmol/L')]));
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([
+      ['Sodium', '140'],
+      ['Potassium', '4.1'],
+    ]);
+    const words = parse(page(1, [row(10, 'Glucose', 'Albumin', 'Sodium'), row(24, 'Sodium', '140', 'mmol/L')]));
+    expect(words.results.map((r) => [r.test_name, r.value])).toEqual([['Sodium', '140']]);
+  });
+});
+
+describe('parseLabReport: results written in sentences', () => {
+  it('reads "<name> was <value> <unit> (<range words>)" across wrapped lines, the name the first test the LOINC table knows', () => {
+    const { results } = parse(
+      page(1, [
+        'Dear Mrs Example,',
+        'Thank you for having your blood tests done. I have looked at the results and set them out below.',
+        'Your total cholesterol was 4.6 mmol/L (ideal below 5.0). Your HDL cholesterol, the "good" cholesterol, was',
+        '1.3 mmol/L (ideal above 1.0). Your HbA1c, which shows your average blood sugar over the last three',
+        'months, was 37 mmol/mol (normal is below 42). Your kidney tests were checked: creatinine',
+        'was 94 umol/L (normal range 60 to 110). Your liver test, ALT, was 50 U/L (normal',
+        'below 41). Please book a routine appointment so that we can talk about them.',
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.units, r.min_reference_range, r.max_reference_range])).toEqual([
+      ['total cholesterol', '4.6', 'mmol/L', undefined, 5],
+      ['HDL cholesterol', '1.3', 'mmol/L', 1, undefined],
+      ['HbA1c', '37', 'mmol/mol', undefined, 42],
+      ['creatinine', '94', 'umol/L', 60, 110],
+      ['ALT', '50', 'U/L', undefined, 41],
+    ]);
+    expect(byName(results, 'ALT').interpretation).toBe('abnormal');
+  });
+
+  it('reads nothing from a letter without results: dates, phone numbers, doses and durations have no unit, and no test name is known', () => {
+    const { results } = parse(
+      page(1, [
+        'Harbourside Surgery, 12 Station Road, Bramford IP8 4AB. Tel: 01473 104332',
+        '7 September 2024',
+        'Dear Mr Example, thank you for coming to see me on 5 September 2024 about your knee. As we discussed, please take',
+        '2 tablets of paracetamol 500 mg up to 4 times a day for 3 weeks, and book a review in 6 to 8 weeks at the',
+        'surgery. Your next appointment is at 10:30 on 14 October 2024 in room 3. Please call 01473 104332 if the',
+        'pain lasts longer than 2 weeks, or go to the nearest emergency department if it becomes severe.',
+        'Yours sincerely, Dr Tom Example',
+      ]),
+    );
+    expect(results).toEqual([]);
+  });
+
+  it('does not read a table with notes under its rows as prose', () => {
+    const { results } = parse(
+      page(1, [
+        'Test          Result     Units      Reference Range',
+        'Glucose       102        mg/dL      70-99',
+        '   Fasting glucose of 100-125 mg/dL is consistent with prediabetes; 126 mg/dL or higher on two occasions',
+        '   suggests diabetes and should be confirmed by a repeat test on another day.',
+        'Sodium        142        mmol/L     135-146',
+      ]),
+    );
+    expect(results.map((r) => [r.test_name, r.value, r.min_reference_range])).toEqual([
+      ['Glucose', '102', 70],
+      ['Sodium', '142', 135],
+    ]);
+  });
+});
+
+describe('parseLabReport: ranges named by phase on several lines', () => {
+  const header = cells(10, [40, 'Test'], [200, 'Result'], [260, 'Units'], [330, 'Reference Interval']);
+  it('a line that is only a named range under a result with a named range continues its range: one result, no bounds', () => {
+    const { results } = parse(
+      page(1, [
+        header,
+        cells(24, [40, 'Progesterone'], [200, '5.53'], [260, 'ng/mL'], [330, 'Follicular phase'], [420, '0.06 - 0.89']),
+        cells(34, [330, 'Luteal phase'], [420, '1.83 - 23.9']),
+        cells(44, [330, 'Postmenopause'], [420, '<0.05 - 0.13']),
+        cells(58, [40, 'Prolactin'], [200, '18.3'], [260, 'ng/mL'], [330, '4.8 - 23.3']),
+      ]),
+    );
+    expect(results.map((r) => r.test_name)).toEqual(['Progesterone', 'Prolactin']);
+    const p = byName(results, 'Progesterone');
+    expect(p.reference_range_text).toBe('Follicular phase 0.06 - 0.89; Luteal phase 1.83 - 23.9; Postmenopause <0.05 - 0.13');
+    expect([p.min_reference_range, p.max_reference_range, p.interpretation]).toEqual([undefined, undefined, undefined]);
+    expect(core(byName(results, 'Prolactin'))).toMatchObject({ min: 4.8, max: 23.3, interpretation: 'normal' });
+  });
+
+  it('ranges by sex on the next line are not joined, and a test under a result stays a result', () => {
+    const { results } = parse(
+      page(1, [
+        header,
+        cells(24, [40, 'Creatinine'], [200, '1.19'], [260, 'mg/dL'], [330, 'Male: 0.74 - 1.35']),
+        cells(34, [330, 'Female: 0.59 - 1.04']),
+        cells(48, [40, 'Ferritin'], [200, '140'], [260, 'ng/mL'], [330, 'Adult 30 - 400']),
+        cells(58, [40, 'Iron'], [200, '80'], [260, 'ug/dL'], [330, '60 - 170']),
+      ]),
+    );
+    expect(results.map((r) => r.test_name)).toEqual(['Creatinine', 'Ferritin', 'Iron']);
+    expect(core(byName(results, 'Creatinine'))).toMatchObject({ min: 0.74, max: 1.35 });
+  });
+});

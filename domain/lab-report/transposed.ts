@@ -1,0 +1,194 @@
+/**
+ * Transposed tables: a cumulative report turned on its side, each test a column and each collection a
+ * row. The header row names the tests ("Date | Na | K | Creat", or "Na (mmol/L)"), lines under it may
+ * give each column's unit and range ("Units | mmol/L | …", "Range | 135-145 | …", labelled or not), and
+ * every following row starts with its date. Each column is read as one test whose result is its value
+ * in the newest date's row (the older rows are previous results), as a cumulative table with dates as
+ * columns is read (layout.ts, dateColumns).
+ *
+ * The header is recognised by what its cells are: two or more, most of them test names the LOINC table
+ * knows, no number or date among them. The table stands only when at least one date row follows; the
+ * lines taken are then read by the caller through a column layout of their own (name, result, unit,
+ * range), so the row reader's evidence test and LOINC matching apply as to any row.
+ */
+import { DATE_PATTERN } from './dates.js';
+import { type Chunk, chunksOf, type ColumnLayout, headerRoleOf, newestDateIndex } from './layout.js';
+import { parseRange } from './ranges.js';
+import { foldText, squash } from './text.js';
+import { type TextLine } from './types.js';
+import { isUnitToken } from './units.js';
+
+/** How surely a header cell names a test, 0–1 (the LOINC matcher's confidence). */
+export type NameConfidence = (name: string) => number;
+
+interface Column {
+  name: string;
+  x: number;
+  unit?: string;
+  range?: string;
+}
+
+/** A date cell, a time possibly after it: "09/11/2024", "09/11/2024 07:59", "9 Nov 2024". */
+const DATE_ROW_CELL = new RegExp(String.raw`^(?:${DATE_PATTERN.source})(?:\s+\d{1,2}[:.]\d{2})?$`);
+const isDateCell = (text: string) => DATE_ROW_CELL.test(text.trim());
+
+/** "Na (mmol/L)" / "Na mmol/L": a test name with its unit. */
+function splitNameUnit(text: string): { name: string; unit?: string } {
+  const bracket = /^(.*?\S)\s*[([]\s*([^()[\]]{1,15})\s*[)\]]$/.exec(text);
+  if (bracket && isUnitToken(bracket[2]!)) return { name: bracket[1]!, unit: bracket[2]! };
+  const words = text.split(/\s+/);
+  if (words.length >= 2 && isUnitToken(words.at(-1)!)) return { name: words.slice(0, -1).join(' '), unit: words.at(-1)! };
+  return { name: text };
+}
+
+/** A header of test names over columns: the label cell (if any) and the test columns; undefined if the line is not one. */
+function headerOf(line: TextLine, confidence: NameConfidence): { labelX: number; columns: Column[] } | undefined {
+  const chunks = chunksOf(line);
+  if (chunks.length < 2 || !chunks.every((c) => c.positioned)) return undefined;
+  // The first cell labels the row column ("Date", "Collected") or is itself a test.
+  const first = chunks[0]!;
+  const labelled = !/\d/.test(first.text) && confidence(splitNameUnit(first.text).name) < 0.75 && first.text.split(/\s+/).length <= 3;
+  const tests = labelled ? chunks.slice(1) : chunks;
+  // One test column only under a label that names the row column ("Date | Lymph"), the continuation of a wider table.
+  const minimum = labelled && headerRoleOf(first.text) === 'other' ? 1 : 2;
+  if (tests.length < minimum || tests.some((c) => /^[<>]?\s*\d/.test(c.text) || isDateCell(c.text) || headerRoleOf(c.text) !== undefined)) return undefined;
+  const columns = tests.map((c) => ({ x: c.x, ...splitNameUnit(squash(c.text)) }));
+  const known = columns.filter((c) => confidence(c.name) >= 0.75).length;
+  if (known < minimum || known * 2 < columns.length) return undefined;
+  return { labelX: labelled ? first.x : Math.min(first.x, ...tests.map((c) => c.x)) - 1, columns };
+}
+
+/** The column a cell falls in: halfway boundaries between column starts; -1 for the row label's column. */
+function columnIndex(columns: Column[], labelX: number, x: number): number {
+  if (x < (labelX + columns[0]!.x) / 2) return -1;
+  for (let i = 0; i < columns.length; i++) {
+    const next = columns[i + 1];
+    if (!next || x < (columns[i]!.x + next.x) / 2) return i;
+  }
+  return columns.length - 1;
+}
+
+/**
+ * One row read into the columns: its label cell's text and each column's cell. Two cells in one column
+ * make that column's cell unknown on this row (a speck beside the value, or columns that do not fit);
+ * a cell past the last column's reach (a column width beyond it) is under no heading and not read.
+ */
+function rowCells(chunks: Chunk[], columns: Column[], labelX: number): { label: string; cells: Map<number, string>; unknown: Set<number> } {
+  let label = '';
+  const cells = new Map<number, string>();
+  const unknown = new Set<number>();
+  const starts = [labelX, ...columns.map((c) => c.x)];
+  const width = Math.max(...starts.slice(1).map((x, i) => x - starts[i]!));
+  for (const c of chunks) {
+    if (c.x >= columns.at(-1)!.x + width) continue;
+    const i = columnIndex(columns, labelX, c.x);
+    if (i < 0) label = squash(`${label} ${c.text}`);
+    else if (cells.has(i)) unknown.add(i);
+    else cells.set(i, c.text);
+  }
+  for (const i of unknown) cells.delete(i);
+  return { label, cells, unknown };
+}
+
+type DescribeKind = 'unit' | 'range';
+
+/**
+ * "Units | mmol/L | g/L", "Range | 135-145 | <35": what a row under the header describes, with each
+ * column's cell when it is one (a labelled row whose cell is not a unit or a range gives that column
+ * nothing). Without a label, every cell must be a unit, or every cell a range.
+ */
+function describes(label: string, cells: Map<number, string>, decimalComma: boolean): { kind: DescribeKind; cells: Map<number, string> } | undefined {
+  if (cells.size === 0) return undefined;
+  const isUnit = (v: string) => isUnitToken(v);
+  const isRange = (v: string) => parseRange(v, decimalComma) !== undefined && !/^\d+(?:[.,]\d+)?$/.test(v.trim());
+  const only = (keep: (v: string) => boolean) => new Map([...cells].filter(([, v]) => keep(v)));
+  const role = label === '' ? undefined : headerRoleOf(label);
+  if (role === 'unit') return { kind: 'unit', cells: only(isUnit) };
+  if (role === 'range') return { kind: 'range', cells: only(isRange) };
+  if (label !== '') return undefined;
+  const values = [...cells.values()];
+  if (values.every(isUnit)) return { kind: 'unit', cells };
+  if (values.every(isRange)) return { kind: 'range', cells };
+  return undefined;
+}
+
+export interface TransposedRow {
+  /** A line made to be read through `layout`: the test's name, its newest value, unit and range. */
+  line: TextLine;
+  /** The printed row the value was read from. */
+  source: TextLine;
+}
+
+/** The column layout the rows of a transposed table are given in (see TransposedRow). */
+export const TRANSPOSED_LAYOUT: ColumnLayout = {
+  columns: [
+    { role: 'name', x: 0 },
+    { role: 'result', x: 100 },
+    { role: 'unit', x: 200 },
+    { role: 'range', x: 300 },
+  ],
+  positioned: true,
+};
+
+/**
+ * A transposed table being read line by line: `start` with its header line, `take` each next line
+ * while it belongs to the table, then `rows` gives one row per test column (none when no date row came).
+ */
+export class TransposedTable {
+  readonly lines: TextLine[] = [];
+  private readonly dated: { date: string; cells: Map<number, string>; unknown: Set<number>; line: TextLine }[] = [];
+
+  private constructor(
+    private readonly columns: Column[],
+    private readonly labelX: number,
+    private readonly decimalComma: boolean,
+    header: TextLine,
+  ) {
+    this.lines.push(header);
+  }
+
+  static start(line: TextLine, confidence: NameConfidence, decimalComma: boolean): TransposedTable | undefined {
+    const header = headerOf(line, confidence);
+    return header ? new TransposedTable(header.columns, header.labelX, decimalComma, line) : undefined;
+  }
+
+  /** Takes the line when it belongs to the table (a unit or range row before the dates, a date row). */
+  take(line: TextLine): boolean {
+    const chunks = chunksOf(line);
+    if (chunks.length === 0 || !chunks.every((c) => c.positioned)) return false;
+    const row = rowCells(chunks, this.columns, this.labelX);
+    // A date row with no cell in these columns still counts: it is a collection without these tests.
+    if (isDateCell(row.label)) {
+      this.dated.push({ date: DATE_PATTERN.exec(row.label)![0], cells: row.cells, unknown: row.unknown, line });
+      this.lines.push(line);
+      return true;
+    }
+    if (row.unknown.size > 0) return false;
+    const described = this.dated.length === 0 ? describes(row.label, row.cells, this.decimalComma) : undefined;
+    if (!described) return false;
+    for (const [i, text] of described.cells) this.columns[i]![described.kind] ??= text;
+    this.lines.push(line);
+    return true;
+  }
+
+  get hasDates(): boolean {
+    return this.dated.some((d) => d.cells.size > 0 || d.unknown.size > 0);
+  }
+
+  /** One row per test with a value in the newest date's row; none when the dates do not say which that is. */
+  rows(): TransposedRow[] {
+    if (!this.hasDates) return [];
+    const newest = newestDateIndex(this.dated.map((d) => d.date));
+    if (newest === undefined) return [];
+    const { cells, line } = this.dated[newest]!;
+    const out: TransposedRow[] = [];
+    this.columns.forEach((c, i) => {
+      const value = cells.get(i);
+      if (value === undefined || foldText(value).trim() === '') return;
+      const parts = [c.name, value, c.unit ?? '', c.range ?? ''];
+      const made = parts.map((text, k) => ({ text, x: TRANSPOSED_LAYOUT.columns[k]!.x })).filter((p) => p.text !== '');
+      out.push({ line: { text: made.map((p) => p.text).join('   '), y: line.y, cells: made }, source: line });
+    });
+    return out;
+  }
+}
