@@ -302,6 +302,8 @@ export async function recognize(image: Canvas, scale = 1): Promise<OcrPage> {
  * a decimal separator may have been lost.
  */
 const BARE_NUMBER = /^(\d{2,5}(?:[-–]\d{2,5})?)([HL*]?)$/;
+/** A reference range as read: two numbers, whole or decimal, and a dash ("65-99", "0.76-1.27"). */
+const SPAN = /^(\d+(?:[.,]\d+)?)[-–](\d+(?:[.,]\d+)?)$/;
 /** A date ("05/09/2025", "12.03.2024") or a time ("14:40"). */
 const DATE_OR_TIME = /^(?:\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?)$/;
 /** Heights in pixels a re-read number is scaled to, tried in turn: tesseract sees a point at one size and not another. */
@@ -350,27 +352,50 @@ export interface Reread {
   crop: Crop;
   /** A decimal number on its line (not a date): a whole reading twice over does not settle it. */
   decimalRow: boolean;
+  /** Read only if this bare range on its line gains a separator when re-read itself. */
+  after?: Reread;
   agreed: boolean;
   disagreements: number;
 }
 
+const digitCount = (n: string) => n.replace(/\D/g, '').length;
+
 /**
- * The page's numbers that may have lost a decimal separator and are to be re-read: all but one right
- * after a date or time ("05/09/2025 0757"), a time or a code, never a decimal. (Skipping a value in
- * the scale of its row's whole range, "42" beside "35-51", was tried and dropped: the range had lost
- * its separators too, "4,2" beside "3,5 - 5,1", and stayed so on its own re-read; see README.)
+ * The page's numbers that may have lost a decimal separator, and which of them need a re-read:
+ * - one right after a date or time ("05/09/2025 0757") is a time or a code, never a decimal;
+ * - one on a row whose reference range is whole ("65-99", "0-40"), with no decimal number anywhere on
+ *   the row, no leading zero, and as many digits as one of the range's ends or a count between them,
+ *   is in the range's own scale: read only if the range itself, when bare, gains a separator on its
+ *   re-read ("65-99" → "6.5-9.9": then it is re-read too).
+ * Everything else is re-read.
  */
 export function rereadPlan(lines: OcrLine[]): Reread[] {
   const plan: Reread[] = [];
   for (const line of lines) {
     const texts = line.words.map((w) => w.text.trim());
     const decimalRow = texts.some((t) => /\d[.,]\d/.test(t) && !DATE_OR_TIME.test(t) && !BARE_NUMBER.test(t));
+    const found = new Map<number, Reread>();
     texts.forEach((text, i) => {
       const [, number, mark = ''] = BARE_NUMBER.exec(text) ?? [];
       if (number === undefined || (i > 0 && DATE_OR_TIME.test(texts[i - 1]!))) return;
       const word = line.words[i]!;
-      plan.push({ word, first: number.replace('–', '-'), mark, crop: digitsBox(word), decimalRow, agreed: false, disagreements: 0 });
+      found.set(i, { word, first: number.replace('–', '-'), mark, crop: digitsBox(word), decimalRow, agreed: false, disagreements: 0 });
     });
+    // The range nearest each number on the row.
+    const spans = texts.flatMap((t, i) => (SPAN.test(t) ? [i] : []));
+    for (const [i, r] of found) {
+      const s = spans.filter((k) => k !== i).sort((a, b) => Math.abs(a - i) - Math.abs(b - i))[0];
+      if (s !== undefined && !decimalRow && !r.first.includes('-') && !r.first.startsWith('0')) {
+        const [, lo = '', hi = ''] = SPAN.exec(texts[s]!) ?? [];
+        const n = digitCount(r.first);
+        if (n >= Math.min(digitCount(lo), digitCount(hi)) && n <= Math.max(digitCount(lo), digitCount(hi))) {
+          const range = found.get(s);
+          if (!range) continue; // a whole range too short to have lost a separator ("0-40", "6-24")
+          r.after = range;
+        }
+      }
+      plan.push(r);
+    }
   }
   return plan;
 }
@@ -409,20 +434,22 @@ async function reread(worker: Worker, source: Canvas, p: Reread): Promise<void> 
  */
 async function rereadNumbers(reader: Running, source: Canvas, lines: OcrLine[]): Promise<void> {
   const plan = rereadPlan(lines);
-  if (plan.length === 0) return release(reader);
+  const first = plan.filter((p) => !p.after);
+  if (first.length === 0) return release(reader);
   const readers = [reader];
-  if (plan.length > 4) {
+  if (first.length > 4) {
     const spare = await acquireSpare();
     if (spare) readers.push(spare);
   }
-  // The workers take the numbers from one queue.
+  // The workers take the numbers from one queue; numbers that depend on their row's range come second.
   const drain = async (worker: Worker, queue: Reread[]) => {
     for (let p = queue.shift(); p; p = queue.shift()) await reread(worker, source, p);
   };
   try {
     await Promise.all(readers.map((r) => r.worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE, tessedit_char_whitelist: '0123456789.,-' })));
-    const queue = [...plan];
-    await Promise.all(readers.map((r) => drain(r.worker, queue)));
+    await Promise.all(readers.map((r) => drain(r.worker, first)));
+    const second = plan.filter((p) => p.after && /\d[.,]\d/.test(p.after.word.text));
+    await Promise.all(readers.map((r) => drain(r.worker, second)));
     await Promise.all(readers.map((r) => r.worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, tessedit_char_whitelist: '' })));
   } catch (err) {
     // A worker in an unknown state is not reused.
