@@ -204,6 +204,18 @@ async function timed<T>(work: Promise<T>, what: string): Promise<T> {
   }
 }
 
+/** Runs `use` with a worker; a worker that failed or timed out is ended, never reused. */
+async function withWorker<T>(r: Running, use: (w: Worker) => Promise<T>): Promise<T> {
+  try {
+    const out = await use(r.worker);
+    release(r);
+    return out;
+  } catch (err) {
+    await end(r);
+    throw err;
+  }
+}
+
 /**
  * A canvas's pixels as a binary PNM: PGM (8-bit grey) when every pixel is grey, else PPM (8-bit RGB),
  * so tesseract thresholds a colour photo as it would its PNG. No compression: making it is a pass
@@ -230,13 +242,13 @@ export interface OcrPage {
   confidence: number;
 }
 
-export interface Box {
+interface Box {
   x0: number;
   y0: number;
   x1: number;
   y1: number;
 }
-export interface OcrWord {
+interface OcrWord {
   text: string;
   confidence: number;
   bbox: Box;
@@ -265,7 +277,7 @@ function digitsBox(w: OcrWord): { box: Box; right?: number } {
   return { box, right: Math.floor((box.x1 + symbols[last + 1]!.bbox.x0) / 2) };
 }
 
-export interface OcrLine {
+interface OcrLine {
   bbox: Box;
   baseline?: Box;
   words: OcrWord[];
@@ -302,10 +314,6 @@ export async function recognize(image: Canvas, scale = 1): Promise<OcrPage> {
  * a decimal separator may have been lost.
  */
 const BARE_NUMBER = /^(\d{2,5}(?:[-–]\d{2,5})?)([HL*]?)$/;
-/** A reference range as read: two numbers, whole or decimal, and a dash ("65-99", "0.76-1.27"). */
-const SPAN = /^(\d+(?:[.,]\d+)?)[-–](\d+(?:[.,]\d+)?)$/;
-/** A date ("05/09/2025", "12.03.2024") or a time ("14:40"). */
-const DATE_OR_TIME = /^(?:\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?)$/;
 /** Heights in pixels a re-read number is scaled to, tried in turn: tesseract sees a point at one size and not another. */
 const REREAD_HEIGHTS = [64, 40, 96];
 /** White around a crop. */
@@ -344,87 +352,18 @@ function cropWord(source: Canvas, { box, right = Infinity }: Crop, height: numbe
   return toPnm(canvas);
 }
 
-export interface Reread {
+interface Pending {
   word: OcrWord;
-  /** Its digits and dashes as first read. */
   first: string;
   mark: string;
   crop: Crop;
-  /** A decimal number on its line (not a date): a whole reading twice over does not settle it. */
-  decimalRow: boolean;
-  /** Read only if this bare range on its line gains a separator when re-read itself. */
-  after?: Reread;
   agreed: boolean;
   disagreements: number;
 }
 
-const digitCount = (n: string) => n.replace(/\D/g, '').length;
-
 /**
- * The page's numbers that may have lost a decimal separator, and which of them need a re-read:
- * - one right after a date or time ("05/09/2025 0757") is a time or a code, never a decimal;
- * - one on a row whose reference range is whole ("65-99", "0-40"), with no decimal number anywhere on
- *   the row, no leading zero, and as many digits as one of the range's ends or a count between them,
- *   is in the range's own scale: read only if the range itself, when bare, gains a separator on its
- *   re-read ("65-99" → "6.5-9.9": then it is re-read too).
- * Everything else is re-read.
- */
-export function rereadPlan(lines: OcrLine[]): Reread[] {
-  const plan: Reread[] = [];
-  for (const line of lines) {
-    const texts = line.words.map((w) => w.text.trim());
-    const decimalRow = texts.some((t) => /\d[.,]\d/.test(t) && !DATE_OR_TIME.test(t) && !BARE_NUMBER.test(t));
-    const found = new Map<number, Reread>();
-    texts.forEach((text, i) => {
-      const [, number, mark = ''] = BARE_NUMBER.exec(text) ?? [];
-      if (number === undefined || (i > 0 && DATE_OR_TIME.test(texts[i - 1]!))) return;
-      const word = line.words[i]!;
-      found.set(i, { word, first: number.replace('–', '-'), mark, crop: digitsBox(word), decimalRow, agreed: false, disagreements: 0 });
-    });
-    // The range nearest each number on the row.
-    const spans = texts.flatMap((t, i) => (SPAN.test(t) ? [i] : []));
-    for (const [i, r] of found) {
-      const s = spans.filter((k) => k !== i).sort((a, b) => Math.abs(a - i) - Math.abs(b - i))[0];
-      if (s !== undefined && !decimalRow && !r.first.includes('-') && !r.first.startsWith('0')) {
-        const [, lo = '', hi = ''] = SPAN.exec(texts[s]!) ?? [];
-        const n = digitCount(r.first);
-        if (n >= Math.min(digitCount(lo), digitCount(hi)) && n <= Math.max(digitCount(lo), digitCount(hi))) {
-          const range = found.get(s);
-          if (!range) continue; // a whole range too short to have lost a separator ("0-40", "6-24")
-          r.after = range;
-        }
-      }
-      plan.push(r);
-    }
-  }
-  return plan;
-}
-
-/**
- * Reads one number's crop at each height in turn until a reading gives its digits with a separator.
- * Two whole readings that agree with the first settle it (the third height is not tried) unless the
- * row has a decimal number: there a separator seen at one size only is to be expected.
- */
-async function reread(worker: Worker, source: Canvas, p: Reread): Promise<void> {
-  let whole = 0;
-  for (const height of REREAD_HEIGHTS) {
-    if (whole === 2 && !p.decimalRow) return;
-    const again = await timed(worker.recognize(cropWord(source, p.crop, height), {}, { text: true }), 'a separator re-read');
-    const text = again.data.text.replace(/\s+/g, '');
-    const same = text.replace(/[.,]/g, '') === p.first;
-    if (same) p.agreed = true;
-    else if (text !== '' && again.data.confidence >= 60) p.disagreements++;
-    if (same && /\d[.,]\d/.test(text)) {
-      p.word.text = `${text}${p.mark}`;
-      return;
-    }
-    if (text === p.first) whole++;
-  }
-}
-
-/**
- * Second look at numbers read without a decimal separator (those rereadPlan keeps): each is cropped,
- * enlarged and read alone as digits, separators and dashes. The new reading
+ * Second look at numbers read without a decimal separator: each is cropped, enlarged and read alone
+ * as digits, separators and dashes. The new reading
  * replaces the old only when it has the same digits and dashes with separators inserted (so "129" may
  * become "12,9", never "128"): at worst a separator stays lost, as before, and a digit is never
  * changed. A number whose re-readings never once give its digits, and at least twice give other
@@ -433,32 +372,42 @@ async function reread(worker: Worker, source: Canvas, p: Reread): Promise<void> 
  * worker when one is free; `reader` (the page's) and the spare are released when done.
  */
 async function rereadNumbers(reader: Running, source: Canvas, lines: OcrLine[]): Promise<void> {
-  const plan = rereadPlan(lines);
-  const first = plan.filter((p) => !p.after);
-  if (first.length === 0) return release(reader);
+  const pending: Pending[] = lines
+    .flatMap((l) => l.words)
+    .flatMap((word) => {
+      const [, number, mark = ''] = BARE_NUMBER.exec(word.text.trim()) ?? [];
+      return number === undefined ? [] : [{ word, first: number.replace('–', '-'), mark, crop: digitsBox(word), agreed: false, disagreements: 0 }];
+    });
+  if (pending.length === 0) return release(reader);
   const readers = [reader];
-  if (first.length > 4) {
+  if (pending.length > 4) {
     const spare = await acquireSpare();
     if (spare) readers.push(spare);
   }
-  // The workers take the numbers from one queue; numbers that depend on their row's range come second.
-  const drain = async (worker: Worker, queue: Reread[]) => {
-    for (let p = queue.shift(); p; p = queue.shift()) await reread(worker, source, p);
-  };
-  try {
-    await Promise.all(readers.map((r) => r.worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE, tessedit_char_whitelist: '0123456789.,-' })));
-    await Promise.all(readers.map((r) => drain(r.worker, first)));
-    const second = plan.filter((p) => p.after && /\d[.,]\d/.test(p.after.word.text));
-    await Promise.all(readers.map((r) => drain(r.worker, second)));
-    await Promise.all(readers.map((r) => r.worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, tessedit_char_whitelist: '' })));
-  } catch (err) {
-    // A worker in an unknown state is not reused.
-    await Promise.all(readers.map((r) => end(r)));
-    throw err;
-  }
-  readers.forEach((r) => release(r));
+  await Promise.all(
+    readers.map((r, i) =>
+      withWorker(r, async (worker) => {
+        await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE, tessedit_char_whitelist: '0123456789.,-' });
+        // Each worker takes every other number.
+        for (const p of pending.filter((_, k) => k % readers.length === i)) {
+          for (const height of REREAD_HEIGHTS) {
+            const again = await timed(worker.recognize(cropWord(source, p.crop, height), {}, { text: true }), 'a separator re-read');
+            const text = again.data.text.replace(/\s+/g, '');
+            const same = text.replace(/[.,]/g, '') === p.first;
+            if (same) p.agreed = true;
+            else if (text !== '' && again.data.confidence >= 60) p.disagreements++;
+            if (same && /\d[.,]\d/.test(text)) {
+              p.word.text = `${text}${p.mark}`;
+              break;
+            }
+          }
+        }
+        await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, tessedit_char_whitelist: '' });
+      }),
+    ),
+  );
   // Never once read with its digits again, and twice with others: which reading is right is not known.
-  for (const p of plan) if (!p.agreed && p.disagreements >= 2) p.word.text = `${UNREADABLE}${p.word.text}`;
+  for (const p of pending) if (!p.agreed && p.disagreements >= 2) p.word.text = `${UNREADABLE}${p.word.text}`;
 }
 
 const heightOf = (w: OcrWord) => w.bbox.y1 - w.bbox.y0;
