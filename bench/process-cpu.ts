@@ -1,8 +1,8 @@
 /**
  * CPU time of this process's descendants, by role, read from /proc (Linux): a bench that runs the service,
  * Temporal and Postgres as child processes can say which of them spent the machine's CPU on a phase, not
- * only its own process. Only descendants are counted, so another stack on the same machine (another bench,
- * a test run) is never charged; a process that exits during the phase loses the part of its time it spent
+ * only its own process. Only descendants are counted (and those of processes named, such as a Postgres server
+ * the bench did not start), so another stack on the same machine (another bench, a test run) is never charged; a process that exits during the phase loses the part of its time it spent
  * after the first reading (the pools' Postgres backends live for the whole run, so little is lost).
  */
 import { execFileSync } from 'node:child_process';
@@ -38,8 +38,8 @@ function readStat(pid: number): ProcStat | null {
   }
 }
 
-/** Every process under `root` (itself included), with its CPU time so far. */
-function descendants(root: number): ProcStat[] {
+/** Every process under each of `roots` (the roots included, each once), with its CPU time so far. */
+function descendants(roots: number[]): ProcStat[] {
   const all = new Map<number, ProcStat>();
   for (const name of readdirSync('/proc')) {
     const pid = Number(name);
@@ -49,20 +49,24 @@ function descendants(root: number): ProcStat[] {
   }
   const children = new Map<number, number[]>();
   for (const s of all.values()) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s.pid]);
-  const out: ProcStat[] = [];
-  const stack = [root];
+  const out = new Map<number, ProcStat>();
+  const stack = [...roots];
   while (stack.length) {
     const pid = stack.pop()!;
     const s = all.get(pid);
-    if (s) out.push(s);
+    if (!s || out.has(pid)) continue;
+    out.set(pid, s);
     stack.push(...(children.get(pid) ?? []));
   }
-  return out;
+  return [...out.values()];
 }
 
+/** The parent of a process (0 when it is gone): e.g. a Postgres backend's postmaster. */
+export const parentOf = (pid: number): number => readStat(pid)?.ppid ?? 0;
+
 /**
- * Names a process's role (by its pid or its command), or null to charge it to its parent's role. The
- * root itself defaults to `bench` (the load generator and, in some benches, a receiver).
+ * Names a process's role (by its pid or its command), or null to charge it to its parent's role. This
+ * process defaults to `bench` (the load generator and, in some benches, a receiver).
  */
 export type Classify = (p: { pid: number; comm: string }) => string | null;
 
@@ -70,14 +74,17 @@ export type Classify = (p: { pid: number; comm: string }) => string | null;
 export class ProcessCpu {
   private constructor(readonly byPid: Map<number, { role: string; cpu: number }>) {}
 
-  static read(classify: Classify, root = process.pid): ProcessCpu {
-    const procs = descendants(root);
+  /** `also`: more processes counted with their descendants (a Postgres server this bench did not start). */
+  static read(classify: Classify, also: number[] = []): ProcessCpu {
+    const root = process.pid;
+    const procs = descendants([root, ...also]);
     const byPidStat = new Map(procs.map((p) => [p.pid, p]));
     const roleOf = new Map<number, string>();
     const resolve = (p: ProcStat): string => {
       const known = roleOf.get(p.pid);
       if (known) return known;
-      const role = classify(p) ?? (p.pid === root ? 'bench' : resolve(byPidStat.get(p.ppid) ?? { ...p, pid: root }));
+      const parent = byPidStat.get(p.ppid);
+      const role = classify(p) ?? (p.pid === root || !parent ? 'bench' : resolve(parent));
       roleOf.set(p.pid, role);
       return role;
     };
@@ -95,7 +102,7 @@ export class ProcessCpu {
   }
 }
 
-/** "api 12.1 · worker 30.4 · temporal 9.8 · postgres 11.0 · bench 2.1 ms per order (total 65.4)" */
+/** "api 12.1 · worker 30.4 · temporal 9.8 · postgres 11.0 · bench 2.1 ms CPU per order (total 65.4)"; `items` may be a fraction (per 1,000 events: n / 1000). */
 export function formatCpuPerItem(spent: Map<string, number>, items: number, unit: string): string {
   const order = ['api', 'worker', 'service', 'temporal', 'postgres', 'bench'];
   const roles = [...spent.keys()].sort((a, b) => (order.indexOf(a) + 99 * +!order.includes(a)) - (order.indexOf(b) + 99 * +!order.includes(b)));

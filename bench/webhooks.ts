@@ -22,7 +22,6 @@
  * stderr, results on stdout. Scratch Postgres + Temporal, cleanup and percentiles: bench/support.ts.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -38,6 +37,7 @@ import { newEndpointSecret, webhookSigner } from '../domain/webhooks/signing.js'
 import { serviceDataConverter } from '../lib/payload-codec.js';
 import { wakeEndpoints } from '../lib/webhook-wake.js';
 import { webhookEndpointWorkflowId } from '../workflows/webhooks/definitions.js';
+import { type Classify, ProcessCpu, formatCpuPerItem, parentOf } from './process-cpu.js';
 import { benchLog, cleanupStack, percentile, pool, scratchServices } from './support.js';
 import { BenchReceiver } from './webhooks-receiver.js';
 
@@ -53,44 +53,6 @@ const log = benchLog('bench:webhooks');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const pct = (sorted: number[], p: number) => (sorted.length ? percentile(sorted, p) : NaN);
-
-/** utime + stime (ms) and parent pid of a process from /proc (Linux); null once it is gone. */
-function procStat(pid: number): { cpuMs: number; ppid: number; comm: string } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = stat.lastIndexOf(')');
-    const comm = stat.slice(stat.indexOf('(') + 1, close);
-    const f = stat.slice(close + 2).split(' ');
-    // fields after the name: state ppid … utime (14th of the line) stime (15th), in clock ticks (100 a second)
-    return { cpuMs: (Number(f[11]) + Number(f[12])) * 10, ppid: Number(f[1]), comm };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * CPU time so far (ms) of each side of the run, read from /proc: this process (recorder, receiver, bare
- * loop), the worker, Postgres (the postmaster and every process it started) and the Temporal server. On a
- * shared machine, CPU per event says where the work goes better than wall time does. A Postgres process
- * that ended between two snapshots (an autovacuum worker) drops out of the sum: its figure can be a little low.
- */
-function cpuSnapshot(workerPid: number, postmasterPid: number): Record<string, number> {
-  const usage = process.cpuUsage();
-  let postgresMs = procStat(postmasterPid)?.cpuMs ?? 0;
-  let temporalMs = 0;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const st = procStat(Number(name));
-    if (st?.ppid === postmasterPid) postgresMs += st.cpuMs;
-    else if (st?.ppid === process.pid && st.comm.startsWith('temporal')) temporalMs += st.cpuMs;
-  }
-  return {
-    bench: (usage.user + usage.system) / 1000,
-    worker: procStat(workerPid)?.cpuMs ?? 0,
-    postgres: postgresMs,
-    temporal: temporalMs,
-  };
-}
 
 /** An event body about the size and shape of an order update (about 1.5 KB as delivered). */
 function orderLikeData(i: number, teamId: string): Record<string, unknown> {
@@ -175,14 +137,15 @@ async function main() {
       worker.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
     });
 
+    // Where the CPU goes (bench/process-cpu.ts): this process (recorder, receiver, bare loop), the worker, the
+    // Temporal server, and Postgres, found by a backend's parent (the postmaster), whether embedded or not.
     const [{ pid: backendPid } = { pid: 0 }] = await db.sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
-    const postmasterPid = procStat(backendPid)?.ppid ?? 0;
-    const cpu = () => cpuSnapshot(worker.pid!, postmasterPid);
-    /** CPU ms per 1,000 events of each side between two snapshots. */
-    const cpuPer1000 = (before: Record<string, number>, after: Record<string, number>, events: number) =>
-      Object.keys(after)
-        .map((k) => `${k} ${(((after[k]! - before[k]!) * 1000) / events).toFixed(0)}`)
-        .join(', ');
+    const postmasterPid = parentOf(backendPid);
+    const classify: Classify = ({ pid, comm }) =>
+      pid === worker.pid ? 'worker' : comm.startsWith('temporal') ? 'temporal' : pid === postmasterPid || comm === 'postgres' ? 'postgres' : null;
+    const cpu = () => ProcessCpu.read(classify, postmasterPid ? [postmasterPid] : []);
+    /** CPU per 1,000 events of each side between two readings. */
+    const cpuPer1000 = (before: ProcessCpu, after: ProcessCpu, count: number, what = 'events') => formatCpuPerItem(after.since(before), count / 1000, `1,000 ${what}`);
 
     const record = async (count: number, first: number, ids: string[], created: Map<string, number>) => {
       const endpoints = await db.db.transaction(async (tx) => {
@@ -324,7 +287,7 @@ async function main() {
         if (sent.result.statusCode !== 204) bareFailures++;
       });
       const bareSecs = (Date.now() - tBare) / 1000;
-      const bareCpu = cpuPer1000(cpuBare, cpu(), N);
+      const bareCpu = cpuPer1000(cpuBare, cpu(), N, 'POSTs');
       const bareRate = N / bareSecs;
       const bare = check('bare', bareIds);
       if (bareFailures) problems.push(`bare: ${bareFailures} POSTs were not answered 204`);
@@ -337,12 +300,12 @@ async function main() {
         `                  delivery alone: ${receivedWhileRecording} arrived while recording, the other ${N - receivedWhileRecording} at ${drainRate.toFixed(0)} events/s`,
         `                  latency p50 ${ms(pct(aLat, 50))}  p99 ${ms(pct(aLat, 99))}  max ${ms(aLat.at(-1) ?? 0)}; duplicates ${a.duplicates}, missing ${a.missing.length}`,
         `                  ${aAttempts}`,
-        `                  CPU ms per 1,000 events (recording to last arrival): ${aCpu}`,
+        `                  CPU, recording to last arrival: ${aCpu}`,
         `  B  at ${RATE}/s     ${bCount} events offered at ${offered.toFixed(1)}/s: latency p50 ${ms(pct(bLat, 50))}  p99 ${ms(bP99)}  max ${ms(bLat.at(-1) ?? 0)}; duplicates ${b.duplicates}, missing ${b.missing.length}`,
         `                  ${bAttempts}`,
         `                  seconds with an event slower than 1 s: ${slowSeconds.length ? slowSeconds.map((x) => `+${x}`).join(' ') : 'none'}; endpoint workflow runs so far (continue-as-new): ${runs}`,
         `  bare loop      ${N} signed POSTs, ${settings.concurrency} in flight: ${bareRate.toFixed(0)} events/s (${bareSecs.toFixed(1)} s); duplicates ${bare.duplicates}`,
-        `                  CPU ms per 1,000 POSTs: ${bareCpu}`,
+        `                  CPU: ${bareCpu}`,
         `  ratio          ${ratio.toFixed(2)} service/bare (target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); p99 at ${RATE}/s < 1 s: ${bP99 < 1000 ? 'met' : 'NOT met'}`,
       ];
       return { ratio, bP99, lines };
