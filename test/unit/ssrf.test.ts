@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postEvent } from '../../activities/webhooks/http.js';
-import { SsrfRefusedError, checkAddress, createGuardedFetch, createGuardedRequest, guardedLookup, refusedEndpointUrl, type Resolver } from '../../lib/ssrf.js';
+import { SsrfRefusedError, checkAddress, createGuardedRequest, guardedLookup, refusedEndpointUrl, type Resolver } from '../../lib/ssrf.js';
 
 const production = { allowLoopback: false };
 const sandbox = { allowLoopback: true };
@@ -119,7 +119,7 @@ describe('guardedLookup', () => {
   });
 });
 
-describe('createGuardedFetch', () => {
+describe('createGuardedRequest (what deliveries use)', () => {
   let server: Server;
   let port: number;
   const seen: IncomingMessage[] = [];
@@ -140,9 +140,10 @@ describe('createGuardedFetch', () => {
 
   it('connects to the address it checked, keeping the URL host as Host (pinned: one resolution per connection)', async () => {
     const { resolve, asked } = fakeResolver({ 'receiver.example.test': ['127.0.0.1'] });
-    const guarded = createGuardedFetch(sandbox, resolve);
+    const guarded = createGuardedRequest(sandbox, resolve);
     const res = await guarded(`http://receiver.example.test:${port}/hook`, { method: 'POST', body: '{}' });
-    expect(res.status).toBe(200);
+    expect(res.statusCode).toBe(200);
+    await res.body.dump();
     expect(seen.at(-1)!.headers.host).toBe(`receiver.example.test:${port}`);
     expect(asked).toEqual(['receiver.example.test']);
   });
@@ -150,14 +151,14 @@ describe('createGuardedFetch', () => {
   it('refuses a name that resolves to loopback in production before any connection', async () => {
     const before = seen.length;
     const { resolve } = fakeResolver({ 'rebind.example.com': ['127.0.0.1'] });
-    const guarded = createGuardedFetch(production, resolve);
+    const guarded = createGuardedRequest(production, resolve);
     await expect(guarded(`http://rebind.example.com:${port}/`, { method: 'POST' })).rejects.toThrow(/resolves to 127\.0\.0\.1 \(loopback\)/);
     expect(seen.length).toBe(before);
   });
 
   it('refuses literal internal addresses without resolving or connecting', async () => {
     const { resolve, asked } = fakeResolver({});
-    const guarded = createGuardedFetch(production, resolve);
+    const guarded = createGuardedRequest(production, resolve);
     for (const url of [`http://127.0.0.1:${port}/`, 'https://169.254.169.254/', 'https://[::ffff:10.0.0.1]/', 'https://[fd00::1]/']) {
       await expect(guarded(url, { method: 'POST' })).rejects.toBeInstanceOf(SsrfRefusedError);
     }
@@ -166,9 +167,10 @@ describe('createGuardedFetch', () => {
 
   it('does not follow redirects (a 3xx is an answer, not a delivery)', async () => {
     const before = seen.length;
-    const guarded = createGuardedFetch(sandbox, fakeResolver({}).resolve);
+    const guarded = createGuardedRequest(sandbox, fakeResolver({}).resolve);
     const res = await guarded(`http://127.0.0.1:${port}/redirect`, { method: 'POST' });
-    expect(res.status).toBe(302);
+    expect(res.statusCode).toBe(302);
+    await res.body.dump();
     expect(seen.length).toBe(before + 1);
   });
 
@@ -180,22 +182,6 @@ describe('createGuardedFetch', () => {
     expect(ok.responseBody).toBe('okdone');
     const named = await postEvent(`http://rebind.example.com:${port}/`, {}, '{}', 1000, createGuardedRequest(production, fakeResolver({ 'rebind.example.com': ['127.0.0.1'] }).resolve));
     expect(named).toMatchObject({ refused: true, result: { statusCode: null, error: 'refused: rebind.example.com resolves to 127.0.0.1 (loopback)' } });
-  });
-
-  it('createGuardedRequest (what deliveries use) connects to the checked address with the URL host, and does not follow redirects', async () => {
-    const { resolve, asked } = fakeResolver({ 'receiver.example.test': ['127.0.0.1'] });
-    const guarded = createGuardedRequest(sandbox, resolve);
-    const res = await guarded(`http://receiver.example.test:${port}/hook`, { method: 'POST', body: '{}' });
-    expect(res.statusCode).toBe(200);
-    await res.body.dump();
-    expect(seen.at(-1)!.headers.host).toBe(`receiver.example.test:${port}`);
-    expect(asked).toEqual(['receiver.example.test']);
-    const before = seen.length;
-    const redirect = await guarded(`http://receiver.example.test:${port}/redirect`, { method: 'POST' });
-    expect(redirect.statusCode).toBe(302);
-    await redirect.body.dump();
-    expect(seen.length).toBe(before + 1);
-    await expect(createGuardedRequest(production, resolve)(`http://127.0.0.1:${port}/`, { method: 'POST' })).rejects.toBeInstanceOf(SsrfRefusedError);
   });
 
   it('postEvent answers a receiver that does not answer in time with a timeout, not a hang', async () => {
