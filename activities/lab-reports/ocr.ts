@@ -252,7 +252,7 @@ interface OcrWord {
   text: string;
   confidence: number;
   bbox: Box;
-  symbols?: { text: string; confidence: number; bbox: Box }[];
+  symbols?: { text: string; bbox: Box }[];
 }
 
 /**

@@ -14,9 +14,7 @@ import { type RowCandidate } from './rows.js';
 import { foldText, squash } from './text.js';
 import { isUnitToken } from './units.js';
 import { NUMBER_SOURCE, parseValue } from './values.js';
-
-/** How surely a phrase names a test, 0–1 (the LOINC matcher's confidence). */
-export type NameConfidence = (name: string) => number;
+import { type NameConfidence } from './types.js';
 
 /** A phrase names a test in running text only at this confidence (the matcher's exact and alias matches). */
 const PROSE_NAME_CONFIDENCE = 0.85;

@@ -10,10 +10,10 @@
  * region written mostly in sentences (prose.ts) is read as prose when that gives more results than both.
  */
 import { type Region, regionsOf } from './blocks.js';
-import { isProse, type NameConfidence, readProse } from './prose.js';
+import { isProse, readProse } from './prose.js';
 import { readByProximity } from './proximity.js';
 import { type RowCandidate, type RowOptions } from './rows.js';
-import { type ParsedResult, type TextLine } from './types.js';
+import { type NameConfidence, type ParsedResult, type TextLine } from './types.js';
 
 interface Sourced {
   result: ParsedResult;

@@ -15,11 +15,8 @@ import { DATE_PATTERN } from './dates.js';
 import { type Chunk, chunksOf, type ColumnLayout, headerRoleOf, newestDateIndex } from './layout.js';
 import { parseRange } from './ranges.js';
 import { foldText, squash } from './text.js';
-import { type TextLine } from './types.js';
+import { type NameConfidence, type TextLine } from './types.js';
 import { isUnitToken } from './units.js';
-
-/** How surely a header cell names a test, 0–1 (the LOINC matcher's confidence). */
-export type NameConfidence = (name: string) => number;
 
 interface Column {
   name: string;

@@ -30,6 +30,9 @@ export interface ExtractedPage {
   ocrConfidence?: number;
 }
 
+/** How surely a phrase names a test, 0–1 (the LOINC matcher's confidence: loinc-match.ts). */
+export type NameConfidence = (name: string) => number;
+
 export type ResultType = 'numeric' | 'range' | 'comment' | 'boolean' | 'duration' | 'percentage' | 'ratio';
 export type Interpretation = 'normal' | 'abnormal' | 'critical' | 'unknown';
 
