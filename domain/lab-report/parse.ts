@@ -24,7 +24,7 @@ import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
 import { TRANSPOSED_LAYOUT, TransposedTable } from './transposed.js';
 import { isUnitToken } from './units.js';
-import { type ExtractedPage, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
+import { type ExtractedPage, LIKELY_TEST_NAME, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
 
 export interface ParseOptions {
   /** Year used to place two-digit birth years (defaults to the current year). */
@@ -100,7 +100,7 @@ function isResult(row: RowCandidate, top: LoincMatch | undefined): boolean {
     // Through a column header the row is a result whatever its name; else the name must be a known test.
     return row.viaColumns || confidence >= 0.8 || (row.range?.qualitative !== undefined && confidence >= 0.6);
   }
-  return row.viaColumns || row.unit !== undefined || row.range !== undefined || row.flag !== undefined || confidence >= 0.75;
+  return row.viaColumns || row.unit !== undefined || row.range !== undefined || row.flag !== undefined || confidence >= LIKELY_TEST_NAME;
 }
 
 /** "Glucose ^A", "Sodium ^1": a caret footnote mark after a name belongs to the report's notes, not the name. */
@@ -220,7 +220,7 @@ class ReportReader {
     for (const { line, source } of reading.rows()) {
       const row = parseRow(line, opts);
       // From OCR, a heading the LOINC table does not know is more likely misread than an unfamiliar test.
-      if (row && opts.ocr && this.nameConfidence(repairOcrName(row.name)) < 0.75) continue;
+      if (row && opts.ocr && this.nameConfidence(repairOcrName(row.name)) < LIKELY_TEST_NAME) continue;
       if (row && this.accept(row, page)) this.sources.push(source);
     }
   }
@@ -261,7 +261,7 @@ class ReportReader {
       const m = NAMED_RANGE.exec(squash(text));
       const label = m?.[1]?.trim() ?? '';
       const range = m && (parseRange(m[2]!, this.decimalComma) !== undefined || BOUND_THEN_SPAN.test(m[2]!));
-      return range && !SEX_WORD.test(foldText(label)) && this.nameConfidence(label) < 0.75 ? m : undefined;
+      return range && !SEX_WORD.test(foldText(label)) && this.nameConfidence(label) < LIKELY_TEST_NAME ? m : undefined;
     };
     if (!last?.result.reference_range_text || !variant(last.result.reference_range_text.split('; ')[0]!) || !variant(lineText(line))) return false;
     const text = `${last.result.reference_range_text}; ${squash(lineText(line))}`;

@@ -15,7 +15,7 @@ import { DATE_PATTERN } from './dates.js';
 import { type Chunk, chunksOf, type ColumnLayout, headerRoleOf, newestDateIndex } from './layout.js';
 import { parseRange } from './ranges.js';
 import { foldText, squash } from './text.js';
-import { type NameConfidence, type TextLine } from './types.js';
+import { LIKELY_TEST_NAME, type NameConfidence, type TextLine } from './types.js';
 import { isUnitToken } from './units.js';
 
 interface Column {
@@ -44,13 +44,13 @@ function headerOf(line: TextLine, confidence: NameConfidence): { labelX: number;
   if (chunks.length < 2 || !chunks.every((c) => c.positioned)) return undefined;
   // The first cell labels the row column ("Date", "Collected") or is itself a test.
   const first = chunks[0]!;
-  const labelled = !/\d/.test(first.text) && confidence(splitNameUnit(first.text).name) < 0.75 && first.text.split(/\s+/).length <= 3;
+  const labelled = !/\d/.test(first.text) && confidence(splitNameUnit(first.text).name) < LIKELY_TEST_NAME && first.text.split(/\s+/).length <= 3;
   const tests = labelled ? chunks.slice(1) : chunks;
   // One test column only under a label that names the row column ("Date | Lymph"), the continuation of a wider table.
   const minimum = labelled && headerRoleOf(first.text) === 'other' ? 1 : 2;
   if (tests.length < minimum || tests.some((c) => /^[<>]?\s*\d/.test(c.text) || isDateCell(c.text) || headerRoleOf(c.text) !== undefined)) return undefined;
   const columns = tests.map((c) => ({ x: c.x, ...splitNameUnit(squash(c.text)) }));
-  const known = columns.filter((c) => confidence(c.name) >= 0.75).length;
+  const known = columns.filter((c) => confidence(c.name) >= LIKELY_TEST_NAME).length;
   if (known < minimum || known * 2 < columns.length) return undefined;
   return { labelX: labelled ? first.x : Math.min(first.x, ...tests.map((c) => c.x)) - 1, columns };
 }

@@ -32,6 +32,8 @@ export interface ExtractedPage {
 
 /** How surely a phrase names a test, 0–1 (the LOINC matcher's confidence: loinc-match.ts). */
 export type NameConfidence = (name: string) => number;
+/** From this confidence a phrase is taken for a test's name where nothing else (a unit, a range, a column) says so. */
+export const LIKELY_TEST_NAME = 0.75;
 
 export type ResultType = 'numeric' | 'range' | 'comment' | 'boolean' | 'duration' | 'percentage' | 'ratio';
 export type Interpretation = 'normal' | 'abnormal' | 'critical' | 'unknown';
