@@ -22,7 +22,7 @@ import { startTemporalDevServer } from '../lib/temporal-dev-server.js';
 import { testkitLabTest } from '../test/support/catalog-fixture.js';
 import { freePort, percentile, pool } from './support.js';
 import type { CpuProfile } from './cpu-budget.js';
-import { type Classify, ProcessCpu, formatCpuPerItem } from './process-cpu.js';
+import { type Classify, ProcessCpu, formatCpuPerItem, formatThreadCpu, threadCpu, threadCpuSince } from './process-cpu.js';
 
 const N = Number(process.env.BENCH_ORDERS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -104,6 +104,9 @@ async function main() {
       await db.db.execute(sql`select pg_stat_statements_reset()`);
     }
     const cpuAtCreate = ProcessCpu.read(classify);
+    // the worker's threads (its JS main thread, the workflow threads, V8's helpers, the Temporal core's runtime)
+    const workerPid = services.find((s) => s.role !== 'api')!.child.pid!;
+    const threadsAtCreate = threadCpu(workerPid);
 
     log(`creating ${N} orders at concurrency ${CONCURRENCY}…`);
     const tCreate = performance.now();
@@ -131,6 +134,7 @@ async function main() {
     }
     const lifeSecs = (performance.now() - tLife) / 1000;
     const cpuAtEnd = ProcessCpu.read(classify);
+    const threadsAtEnd = threadCpu(workerPid);
     const pgStatements: string[] = [];
     if (PG_STATEMENTS) {
       const top = await db.db.execute<{ query: string; calls: number; ms: number }>(
@@ -175,6 +179,7 @@ async function main() {
     const client = new Client({ connection, namespace: 'default' });
     const tBase = performance.now();
     const cpuAtBase = ProcessCpu.read(classify);
+    const threadsAtBase = threadCpu(workerPid);
     await pool(N, CONCURRENCY, async (i) => {
       const handle = await client.workflow.start('baselineLifecycle', {
         taskQueue: BASELINE_TASK_QUEUE,
@@ -186,6 +191,7 @@ async function main() {
     }).then((handles) => pool(handles.length, CONCURRENCY, (i) => handles[i]!.result()));
     const baseSecs = (performance.now() - tBase) / 1000;
     const cpuBase = ProcessCpu.read(classify).since(cpuAtBase);
+    const threadsBase = threadCpuSince(threadCpu(workerPid), threadsAtBase);
     const baseline = N / baseSecs;
 
     const ratio = ours / baseline;
@@ -201,6 +207,8 @@ async function main() {
       `              lifecycle: ${formatCpuPerItem(cpuAtEnd.since(cpuAtLife), N, 'order')}`,
       `              both: ${formatCpuPerItem(cpuAtEnd.since(cpuAtCreate), N, 'order')}`,
       `              baseline: ${formatCpuPerItem(cpuBase, N, 'lifecycle')}`,
+      `  ${SPLIT ? 'worker' : 'service'} threads  orders (both phases): ${formatThreadCpu(threadCpuSince(threadsAtEnd, threadsAtCreate), N, 'order')}`,
+      `              baseline: ${formatThreadCpu(threadsBase, N, 'lifecycle')}`,
       `  topology    ${SPLIT ? 'API and worker as two processes' : 'API and worker in one process'} (bench/orders-service.ts, BENCH_TOPOLOGY=${TOPOLOGY}); Temporal dev server and embedded Postgres beside it`,
       ...budget,
       ...pgStatements,

@@ -110,3 +110,49 @@ export function formatCpuPerItem(spent: Map<string, number>, items: number, unit
   const total = [...spent.values()].reduce((a, b) => a + b, 0);
   return `${roles.map((r) => `${r} ${ms(spent.get(r)!)}`).join(' · ')} ms CPU per ${unit} (total ${ms(total)})`;
 }
+
+/**
+ * CPU seconds per thread group of one process, from /proc/<pid>/task: `main` (the JS main thread), and the
+ * others by their thread name (Node's worker threads that run workflows, V8's helper threads for GC and
+ * compilation, libuv's pool, the Temporal core's Rust runtime…), so a bench can say which part of a process
+ * spent it. Threads that ended before the reading are lost.
+ */
+export function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const name of tids) {
+    const tid = Number(name);
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const close = text.lastIndexOf(')');
+    const comm = text.slice(text.indexOf('(') + 1, close);
+    const rest = text.slice(close + 2).split(' ');
+    const cpu = (Number(rest[11]) + Number(rest[12])) / TICKS;
+    // Node names its worker threads (workflow threads) and V8's helpers alike: those stay apart, by thread id
+    const group = tid === pid ? 'main' : comm === 'node' ? `node#${tid}` : comm.replace(/[\d-]+$/, '').trim() || comm;
+    out.set(group, (out.get(group) ?? 0) + cpu);
+  }
+  return out;
+}
+
+/** What each thread group spent between two `threadCpu` readings. */
+export function threadCpuSince(now: Map<string, number>, earlier: Map<string, number>): Map<string, number> {
+  return new Map([...now].map(([g, s]) => [g, Math.max(0, s - (earlier.get(g) ?? 0))]));
+}
+
+/** "main 20.1 · node 12.0 · tokio-runtime-worker 8.2 ms per order" (largest first). */
+export function formatThreadCpu(spent: Map<string, number>, items: number, unit: string): string {
+  const ms = (s: number) => ((s * 1000) / items).toFixed(1);
+  const sorted = [...spent].filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1]);
+  const rest = sorted.slice(6).reduce((a, [, s]) => a + s, 0);
+  return `${[...sorted.slice(0, 6).map(([g, s]) => `${g} ${ms(s)}`), ...(rest > 0 ? [`others ${ms(rest)}`] : [])].join(' · ')} ms CPU per ${unit}`;
+}
