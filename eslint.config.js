@@ -21,7 +21,18 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
+      // pdfjs's legacy build replaces natives (Array.prototype.push, JSON.parse) for the whole process when it
+      // loads: lib/pdfjs.ts loads it and puts them back.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'pdfjs-dist/legacy/build/pdf.mjs', message: 'Load pdfjs with loadPdfjs() from lib/pdfjs.ts.', allowTypeImports: true }] },
+      ],
     },
+  },
+  {
+    // the corpus generator is a build script, not a service process
+    files: ['test/fixtures/lab-report-corpus/generator/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
     // Workflow code must be deterministic: it is replayed from history on any worker at any time.

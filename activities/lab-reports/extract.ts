@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { type Canvas, createCanvas, loadImage, type Image } from '@napi-rs/canvas';
-import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import type { ExtractedPage, FailureReason, TextLine } from '../../domain/lab-report/types.js';
 import type { ExtractionSummary } from '../../db/schema/lab-reports.js';
 import { parserPageDuration, parserPages } from '../../lib/metrics.js';
+import { loadPdfjs } from '../../lib/pdfjs.js';
 import { MAX_PDF_PAGES, checkImage } from '../../lib/report-files.js';
 import type { ParsingJobMime } from '../../workflows/lab-report/definitions.js';
 import { prepareImage } from './image-prep.js';
@@ -77,6 +78,7 @@ function readable(result: ExtractionResult): ExtractionResult {
 }
 
 async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy | ExtractionResult> {
+  const { getDocument } = await loadPdfjs();
   try {
     // pdfjs takes ownership of the buffer it is given: hand it a copy.
     return await getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false, ...PDFJS_ASSETS }).promise;

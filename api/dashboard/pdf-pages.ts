@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { loadPdfjs } from '../../lib/pdfjs.js';
 
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 const ASSETS = { standardFontDataUrl: `${join(pdfjsRoot, 'standard_fonts')}/`, cMapUrl: `${join(pdfjsRoot, 'cmaps')}/`, cMapPacked: true };
 // Loaded on first use: pdfjs and the canvas are heavy, and the API starts without them.
-const pdfjs = () => import('pdfjs-dist/legacy/build/pdf.mjs');
+const pdfjs = loadPdfjs;
 
 /** Pages shown to reviewers are at most this wide (px): readable beside the table, small to send. */
 const WIDTH = 1000;

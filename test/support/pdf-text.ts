@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { loadPdfjs } from '../../lib/pdfjs.js';
 
 const standardFontDataUrl = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/';
 
@@ -9,6 +9,7 @@ const standardFontDataUrl = join(dirname(createRequire(import.meta.url).resolve(
  * entry per text run, pages in order. Throws when the bytes are not a well-formed PDF.
  */
 export async function pdfText(bytes: Uint8Array): Promise<{ pages: number; lines: string[]; text: string }> {
+  const { getDocument } = await loadPdfjs();
   const pdf = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl, verbosity: 0 }).promise;
   const lines: string[] = [];
   for (let n = 1; n <= pdf.numPages; n++) {

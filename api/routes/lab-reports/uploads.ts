@@ -1,4 +1,4 @@
-import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { loadPdfjs } from '../../../lib/pdfjs.js';
 import { MAX_PDF_PAGES, checkImage } from '../../../lib/report-files.js';
 import type { ParsingJobMime } from '../../../workflows/lab-report/definitions.js';
 import { HttpError, ValidationError, badRequest } from '../../errors.js';
@@ -87,13 +87,10 @@ export async function checkContents(files: CheckedFile[]): Promise<void> {
   }
 }
 
-/** Loaded on the first PDF upload only. */
-let pdfjs: Promise<typeof PdfjsModule> | null = null;
-
 /** Why the PDF cannot be accepted, or null. pdfjs reads the cross-reference table and catalogue only. */
 async function pdfProblem(bytes: Uint8Array): Promise<string | null> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  const { getDocument } = await pdfjs;
+  // loaded on the first PDF upload only
+  const { getDocument } = await loadPdfjs();
   let doc;
   try {
     // pdfjs takes ownership of the buffer it is given: hand it a copy.
