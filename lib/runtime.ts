@@ -1,5 +1,6 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { setSdkMetricsUrl } from './metrics.js';
+import { skipMetadataOfDroppedSdkLines } from './sdk-log-guard.js';
 import { freePort } from './startup.js';
 
 let installed = false;
@@ -15,8 +16,11 @@ export async function installWorkerRuntime(level: LogLevel = 'WARN', options: { 
   if (installed) return;
   installed = true;
   const port = await freePort();
+  const logger = new DefaultLogger(level);
+  // the SDK's own TRACE/DEBUG lines (several per activity) are dropped before their metadata is built
+  skipMetadataOfDroppedSdkLines(logger, level);
   Runtime.install({
-    logger: new DefaultLogger(level),
+    logger,
     shutdownSignals: options.shutdownSignals ?? [],
     telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${port}`, countersTotalSuffix: true, useSecondsForDurations: true } } },
   });
