@@ -90,6 +90,25 @@ export function envelopeOf(event: DueDelivery['event']): string {
 
 type Signer = ReturnType<typeof webhookSigner>;
 
+/**
+ * `signerOf` remembered for the secrets it was built from (a round claims again every few milliseconds while
+ * it lingers; opening the sealed secrets and decoding them each time is work for nothing). A rotation, a
+ * previous secret that expired meanwhile, or another endpoint builds a new one.
+ */
+function cachedSigner(): (endpoint: EndpointRow, box: SecretBox, now: Date) => Signer {
+  let key: string | null = null;
+  let signer: Signer | null = null;
+  return (endpoint, box, now) => {
+    const previousValid = !!(endpoint.previousSecretEnc && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now);
+    const k = `${endpoint.secretEnc}\n${previousValid ? endpoint.previousSecretEnc : ''}`;
+    if (k !== key || !signer) {
+      signer = signerOf(endpoint, box, now);
+      key = k;
+    }
+    return signer;
+  };
+}
+
 /** The endpoint's signer (both secrets during a rotation); one that cannot be built fails each event as before. */
 function signerOf(endpoint: EndpointRow, box: SecretBox, now: Date): Signer {
   try {
@@ -157,6 +176,7 @@ export function createWebhookActivities(deps: Deps) {
       // its answer is written, so no claim takes it twice. A worker that dies before an answer is written
       // re-sends that event: at least once, never lost.
       const queue: Job[] = [];
+      const signerFor = cachedSigner();
       const taken = new Set<string>();
       let feeding = true;
       let lastWork = started;
@@ -281,7 +301,7 @@ export function createWebhookActivities(deps: Deps) {
               continue;
             }
             lastWork = Date.now();
-            const sign = signerOf(current, box, new Date());
+            const sign = signerFor(current, box, new Date());
             for (const d of due) {
               taken.add(d.deliveryId);
               queue.push({ due: d, url: current.url, sign });
