@@ -247,7 +247,7 @@ async function main() {
           select left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 100) as query, calls::int, total_exec_time::float8 as ms
           from pg_stat_statements where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 10`;
         aStatements.push(`                  Postgres execution time per event by statement (pg_stat_statements, top 10):`);
-        for (const r of top) aStatements.push(`                  ${((r.ms * 1e6) / N).toFixed(0).padStart(6)} µs  ${(r.calls / N).toFixed(3).padStart(6)}×  ${r.query}`);
+        for (const r of top) aStatements.push(`                  ${((r.ms * 1e3) / N).toFixed(0).padStart(6)} µs  ${(r.calls / N).toFixed(3).padStart(6)}×  ${r.query}`);
       }
       const a = check('A', aIds);
       const aSecs = (a.lastAt - tA) / 1000;

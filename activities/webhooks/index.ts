@@ -181,14 +181,27 @@ export function createWebhookActivities(deps: Deps) {
       let feeding = true;
       let lastWork = started;
       let inFlight = 0;
-      // Feeder and lanes wait for "something changed" (a claim, a lane's take, an end, a failed write) and look again.
+      // Feeder and lanes wait for "something changed" (a claim, an end, a failed write) and look again; a lane's
+      // take wakes the feeder alone (the waiting lanes have nothing new to take), so a take does not wake and
+      // put back to sleep every idle lane.
       let waiters: (() => void)[] = [];
+      let feederWaiters: (() => void)[] = [];
+      const wake = (list: (() => void)[]) => {
+        for (const w of list) w();
+      };
       const changed = () => {
-        const woken = waiters;
+        const woken = [...waiters, ...feederWaiters];
         waiters = [];
-        for (const w of woken) w();
+        feederWaiters = [];
+        wake(woken);
+      };
+      const tookOne = () => {
+        const woken = feederWaiters;
+        feederWaiters = [];
+        wake(woken);
       };
       const nextChange = () => new Promise<void>((r) => waiters.push(r));
+      const nextTake = () => new Promise<void>((r) => feederWaiters.push(r));
       const unwritten: AttemptRecord[] = [];
       let writing: Promise<void> = Promise.resolve();
       let writeQueued = false;
@@ -223,7 +236,7 @@ export function createWebhookActivities(deps: Deps) {
               await nextChange();
               continue;
             }
-            if (queue.length < LOW_WATER) changed();
+            if (queue.length < LOW_WATER) tookOne();
             inFlight++;
             await deliverOne(job);
             inFlight--;
@@ -308,7 +321,7 @@ export function createWebhookActivities(deps: Deps) {
             }
             changed();
             // The next claim once the lanes have taken most of this one.
-            while (queue.length >= LOW_WATER && !stopped()) await nextChange();
+            while (queue.length >= LOW_WATER && !stopped()) await nextTake();
           }
         } finally {
           feeding = false;
