@@ -79,7 +79,11 @@ export function cleanupStack() {
  * server of `opts.databaseUrl` when given (dropped afterwards), else an embedded cluster in a temp dir.
  * `dir` is a temp dir removed on cleanup (for data and child logs).
  */
-export async function scratchServices(log: (m: string) => void, cleanups: Cleanups, opts: { temporal: boolean; databaseUrl?: string | undefined }) {
+export async function scratchServices(
+  log: (m: string) => void,
+  cleanups: Cleanups,
+  opts: { temporal: boolean; databaseUrl?: string | undefined; pgSettings?: Record<string, string> | undefined },
+) {
   const dir = mkdtempSync(join(tmpdir(), 'labflow-bench-'));
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   cleanups.push(() => Promise.resolve(removeDir()));
@@ -90,7 +94,7 @@ export async function scratchServices(log: (m: string) => void, cleanups: Cleanu
     databaseUrl = await freshDatabase(opts.databaseUrl, cleanups);
     log(`Postgres: fresh database ${new URL(databaseUrl).pathname.slice(1)} on the given server`);
   } else {
-    const pg = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort(), database: 'bench', persistent: false, log });
+    const pg = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort(), database: 'bench', persistent: false, log, settings: opts.pgSettings });
     cleanups.push(() => pg.stop());
     databaseUrl = pg.url;
   }

@@ -48,6 +48,8 @@ const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 300) * 1000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+/** BENCH_PG_STATEMENTS=1: Postgres's own time and calls per statement over A (pg_stat_statements; it costs Postgres some CPU). */
+const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
 const settings = webhookSettings();
 const log = benchLog('bench:webhooks');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -81,7 +83,10 @@ async function main() {
   const loadStart = loadavg()[0]!;
   try {
     log('starting embedded Postgres and a Temporal dev server…');
-    const { databaseUrl, temporalAddress } = await scratchServices(log, cleanups, { temporal: true });
+    const { databaseUrl, temporalAddress } = await scratchServices(log, cleanups, {
+      temporal: true,
+      pgSettings: PG_STATEMENTS ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } : undefined,
+    });
 
     // One key for this run, shared with the worker: it seals the endpoint secret and the Temporal payloads.
     const key = randomBytes(32).toString('base64');
@@ -223,6 +228,10 @@ async function main() {
       log(`A: recording ${N} events in transactions of ${BATCH} (${WRITERS} writers), each followed by a wake…`);
       const aIds: string[] = [];
       const aCreated = new Map<string, number>();
+      if (PG_STATEMENTS) {
+        await db.sql`create extension if not exists pg_stat_statements`;
+        await db.sql`select pg_stat_statements_reset()`;
+      }
       const cpuA = cpu();
       const tA = Date.now();
       const batches = Math.ceil(N / BATCH);
@@ -232,6 +241,14 @@ async function main() {
       log(`A: recorded in ${recordSecs.toFixed(1)} s (${(N / recordSecs).toFixed(0)} events/s); waiting for deliveries…`);
       await awaitAll('A', aIds, N);
       const aCpu = cpuPer1000(cpuA, cpu(), N);
+      const aStatements: string[] = [];
+      if (PG_STATEMENTS) {
+        const top = await db.sql<{ query: string; calls: number; ms: number }[]>`
+          select left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 100) as query, calls::int, total_exec_time::float8 as ms
+          from pg_stat_statements where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 10`;
+        aStatements.push(`                  Postgres execution time per event by statement (pg_stat_statements, top 10):`);
+        for (const r of top) aStatements.push(`                  ${((r.ms * 1e3) / N).toFixed(0).padStart(6)} µs  ${(r.calls / N).toFixed(3).padStart(6)}×  ${r.query}`);
+      }
       const a = check('A', aIds);
       const aSecs = (a.lastAt - tA) / 1000;
       const aRate = N / aSecs;
@@ -301,6 +318,7 @@ async function main() {
         `                  latency p50 ${ms(pct(aLat, 50))}  p99 ${ms(pct(aLat, 99))}  max ${ms(aLat.at(-1) ?? 0)}; duplicates ${a.duplicates}, missing ${a.missing.length}`,
         `                  ${aAttempts}`,
         `                  CPU, recording to last arrival: ${aCpu}`,
+        ...aStatements,
         `  B  at ${RATE}/s     ${bCount} events offered at ${offered.toFixed(1)}/s: latency p50 ${ms(pct(bLat, 50))}  p99 ${ms(bP99)}  max ${ms(bLat.at(-1) ?? 0)}; duplicates ${b.duplicates}, missing ${b.missing.length}`,
         `                  ${bAttempts}`,
         `                  seconds with an event slower than 1 s: ${slowSeconds.length ? slowSeconds.map((x) => `+${x}`).join(' ') : 'none'}; endpoint workflow runs so far (continue-as-new): ${runs}`,

@@ -90,6 +90,25 @@ export function envelopeOf(event: DueDelivery['event']): string {
 
 type Signer = ReturnType<typeof webhookSigner>;
 
+/**
+ * `signerOf` remembered for the secrets it was built from (a round claims again every few milliseconds while
+ * it lingers; opening the sealed secrets and decoding them each time is work for nothing). A rotation, a
+ * previous secret that expired meanwhile, or another endpoint builds a new one.
+ */
+function cachedSigner(): (endpoint: EndpointRow, box: SecretBox, now: Date) => Signer {
+  let key: string | null = null;
+  let signer: Signer | null = null;
+  return (endpoint, box, now) => {
+    const previousValid = !!(endpoint.previousSecretEnc && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now);
+    const k = `${endpoint.secretEnc}\n${previousValid ? endpoint.previousSecretEnc : ''}`;
+    if (k !== key || !signer) {
+      signer = signerOf(endpoint, box, now);
+      key = k;
+    }
+    return signer;
+  };
+}
+
 /** The endpoint's signer (both secrets during a rotation); one that cannot be built fails each event as before. */
 function signerOf(endpoint: EndpointRow, box: SecretBox, now: Date): Signer {
   try {
@@ -157,18 +176,32 @@ export function createWebhookActivities(deps: Deps) {
       // its answer is written, so no claim takes it twice. A worker that dies before an answer is written
       // re-sends that event: at least once, never lost.
       const queue: Job[] = [];
+      const signerFor = cachedSigner();
       const taken = new Set<string>();
       let feeding = true;
       let lastWork = started;
       let inFlight = 0;
-      // Feeder and lanes wait for "something changed" (a claim, a lane's take, an end, a failed write) and look again.
+      // Feeder and lanes wait for "something changed" (a claim, an end, a failed write) and look again; a lane's
+      // take wakes the feeder alone (the waiting lanes have nothing new to take), so a take does not wake and
+      // put back to sleep every idle lane.
       let waiters: (() => void)[] = [];
+      let feederWaiters: (() => void)[] = [];
+      const wake = (list: (() => void)[]) => {
+        for (const w of list) w();
+      };
       const changed = () => {
-        const woken = waiters;
+        const woken = [...waiters, ...feederWaiters];
         waiters = [];
-        for (const w of woken) w();
+        feederWaiters = [];
+        wake(woken);
+      };
+      const tookOne = () => {
+        const woken = feederWaiters;
+        feederWaiters = [];
+        wake(woken);
       };
       const nextChange = () => new Promise<void>((r) => waiters.push(r));
+      const nextTake = () => new Promise<void>((r) => feederWaiters.push(r));
       const unwritten: AttemptRecord[] = [];
       let writing: Promise<void> = Promise.resolve();
       let writeQueued = false;
@@ -203,7 +236,7 @@ export function createWebhookActivities(deps: Deps) {
               await nextChange();
               continue;
             }
-            if (queue.length < LOW_WATER) changed();
+            if (queue.length < LOW_WATER) tookOne();
             inFlight++;
             await deliverOne(job);
             inFlight--;
@@ -281,14 +314,14 @@ export function createWebhookActivities(deps: Deps) {
               continue;
             }
             lastWork = Date.now();
-            const sign = signerOf(current, box, new Date());
+            const sign = signerFor(current, box, new Date());
             for (const d of due) {
               taken.add(d.deliveryId);
               queue.push({ due: d, url: current.url, sign });
             }
             changed();
             // The next claim once the lanes have taken most of this one.
-            while (queue.length >= LOW_WATER && !stopped()) await nextChange();
+            while (queue.length >= LOW_WATER && !stopped()) await nextTake();
           }
         } finally {
           feeding = false;

@@ -35,7 +35,9 @@ const eventsStatement = compiledByShape((shape) => {
     (_, i) => sql`(${p(i, 'id')}::uuid, ${p(i, 'teamId')}::uuid, ${p(i, 'userId')}::uuid, ${p(i, 'clientUserId')}::text, ${p(i, 'eventType')}::text,
       ${p(i, 'subjectId')}::uuid, ${p(i, 'data')}::jsonb, ${p(i, 'createdAt')}::timestamptz)`,
   );
-  const wanted = types.map((type, i) => sql`(event.id = ${p(i, 'id')}::uuid and ${endpointWants(type)})`);
+  // One event: its type's filter alone; several: each event's own (by its id).
+  const wanted =
+    types.length === 1 ? [endpointWants(types[0]!)] : types.map((type, i) => sql`(event.id = ${p(i, 'id')}::uuid and ${endpointWants(type)})`);
   return sql`
     with event as (
       insert into ${outboxEvents} (id, team_id, user_id, client_user_id, event_type, subject_id, data, created_at)
@@ -49,7 +51,7 @@ const eventsStatement = compiledByShape((shape) => {
       where ${webhookEndpoints.enabled} and (${sql.join(wanted, sql` or `)})
       returning endpoint_id
     )
-    select array(select id::text from event) as recorded, array(select distinct endpoint_id::text from queued) as endpoints`;
+    select array(select id::text from event) as recorded, array(select endpoint_id::text from queued) as endpoints`;
 });
 
 /**
@@ -73,5 +75,7 @@ export async function recordTeamEvents(tx: DbOrTx, events: NewTeamEvent[]): Prom
     ]),
   );
   const [row] = await runBound<{ recorded: string[]; endpoints: string[] }>(tx, statement(values));
-  return { recorded: row?.recorded ?? [], endpoints: row?.endpoints ?? [] };
+  // Endpoints made unique here, not in SQL: a `distinct` there is a sort per statement (~40 µs of Postgres CPU per
+  // event recorded, of ~230, measured with bench/webhooks-record.ts), for lists of one or two.
+  return { recorded: row?.recorded ?? [], endpoints: [...new Set(row?.endpoints ?? [])] };
 }
