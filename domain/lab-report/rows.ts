@@ -220,8 +220,10 @@ function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOption
   if (!f.value) return undefined;
   if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = undefined;
   const split = unitFromName(cleanName(name));
-  // One letter is a name only in a name column, when the LOINC table knows it ("K" for potassium).
-  const named = /\p{L}.*\p{L}/u.test(split.name) || (viaColumns && /^\p{Lu}$/u.test(split.name) && opts.isKnownName(split.name));
+  // One letter is a name only in a name column, when the LOINC table knows it ("K" for potassium), or
+  // with an ion's charge ("K+", as analysers print it), which no stray letter or flag carries.
+  const ion = /^\p{Lu}(?:\+{1,2}|-)$/u.test(split.name);
+  const named = /\p{L}.*\p{L}/u.test(split.name) || ((viaColumns || ion) && /^\p{Lu}[+-]{0,2}$/u.test(split.name) && opts.isKnownName(split.name));
   if (!named || nameHasBounds(split.name, opts) || looksLikeAddress(split.name)) return undefined;
   // "35%": the percent sign printed on the value is its unit.
   const unit = f.unit ?? split.unit ?? (f.value.type === 'percentage' ? '%' : undefined);
