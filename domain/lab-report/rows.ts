@@ -389,6 +389,10 @@ export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undef
   if (chunks.length === 0) return undefined;
   const all = tokensOf(chunks, 0, opts.decimalComma);
   if (isLegendLine(all)) return undefined;
+  // A line printed wholly inside the range column ("High   >=240" under a result's risk categories, its
+  // words and numbers jumbled by OCR) continues that range; it names no test.
+  const layout = opts.layout;
+  if (layout?.positioned && layout.columns.some((c) => c.role === 'name') && chunks.every((c) => c.positioned && columnOf(layout, c) === 'range')) return undefined;
   if (opts.layout && chunks.length >= 2) {
     const row = byColumns(chunks, opts);
     if (row) return row;

@@ -75,6 +75,18 @@ describe('risk categories under a result', () => {
   });
 });
 
+describe('lines wholly inside the range column', () => {
+  it('are no results, even with a word and a number ("High  10  >=240", categories jumbled by OCR)', () => {
+    const r = parse([
+      cells(10, [40, 'Test'], [200, 'Result'], [260, 'Units'], [330, 'Reference / Risk Categories']),
+      cells(30, [40, 'Cholesterol, Total'], [200, '176'], [260, 'mg/dL'], [330, 'Desirable'], [430, '<200']),
+      cells(40, [332, 'High'], [390, '10'], [431, '>=240']),
+      cells(56, [40, 'Triglycerides'], [200, '248'], [260, 'mg/dL'], [330, 'Normal'], [430, '<150']),
+    ]).results;
+    expect(r.map((x) => x.test_name)).toEqual(['Cholesterol, Total', 'Triglycerides']);
+  });
+});
+
 describe('ranges by age band', () => {
   const y = 365.25;
   it('parses band labels in years, months, open bands', () => {
