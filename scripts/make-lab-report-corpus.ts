@@ -66,6 +66,18 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['transposed', 2, 0, ['png']],
   ['prose-letter', 2, 1, []],
   ['flags-before', 2, 0, ['pdf']],
+  // Issue 14, fifth pass: eight more (Swedish and Polish reports, a Canadian bilingual report with two-line
+  // column headers, a cardiovascular panel with risk categories, paediatric age bands, "value (range) flag"
+  // in one cell, the unit column before the value, a point-of-care analyser ticket), each measured by the
+  // parser as it was when they were committed, before any rule was written for them.
+  ['swedish', 2, 1, []],
+  ['polish', 2, 0, ['png']],
+  ['canadian', 2, 1, []],
+  ['lipid-risk', 2, 0, ['png']],
+  ['pediatric', 2, 1, []],
+  ['inline-cell', 2, 0, ['png']],
+  ['units-first', 2, 0, ['png']],
+  ['poc-device', 2, 1, []],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);

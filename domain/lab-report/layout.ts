@@ -107,10 +107,32 @@ function roleOfPhrase(t: string): ColumnRole | undefined {
 export function headerRoleOf(text: string): ColumnRole | undefined {
   const t = foldText(text).replace(/[:*]+$/, '').replace(/\s+/g, ' ').trim();
   const whole = roleOfPhrase(t);
-  if (whole || !/\s*(?:\/|&)\s*/.test(t)) return whole;
-  const roles = t.split(/\s*(?:\/|&)\s*/).filter((p) => p !== '').map((p) => (/^(expected|normal)$/.test(p) ? 'range' : roleOfPhrase(p)));
+  if (whole) return whole;
+  if (!/[/&()]/.test(t)) return qualifiedHeading(t);
+  const parts = t.split(/\s*[/&()]\s*/).filter((p) => p !== '');
+  const roles = parts.map((p) => (/^(expected|normal)$/.test(p) ? 'range' : roleOfPhrase(p)));
   const first = roles[0];
-  return roles.length >= 2 && first !== undefined && roles.every((r) => r === first) ? first : undefined;
+  if (roles.length < 2 || first === undefined) return undefined;
+  if (roles.every((r) => r === first)) return first;
+  // "Result (Ref. Range) Flag": one cell under which the result is printed with its range and flag.
+  if (first === 'result' && roles.slice(1).every((r) => r === 'range' || r === 'flag' || r === 'unit')) return 'result';
+  // "Reference / Risk Categories", "Reference Range (age-specific)": a heading and a qualifier naming no column.
+  if (parts.length === 2 && roles[1] === undefined && qualifiedHeading(parts[1]!) === undefined && parts[1]!.split(' ').length <= 2) return first;
+  return undefined;
+}
+
+/**
+ * "Age-Specific Reference Range", "Adult Reference Interval": a heading of two words or more after a
+ * short qualifier (one or two words that name no column themselves).
+ */
+function qualifiedHeading(t: string): ColumnRole | undefined {
+  const words = t.split(' ');
+  if (words.length < 3 || words.length > 4) return undefined;
+  for (let k = words.length - 1; k >= 2; k--) {
+    const role = roleOfPhrase(words.slice(-k).join(' '));
+    if (role && words.slice(0, -k).every((w) => roleOfPhrase(w) === undefined)) return role;
+  }
+  return undefined;
 }
 
 export interface ColumnLayout {

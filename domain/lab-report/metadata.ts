@@ -8,7 +8,7 @@ import { type DateOrder, parseDate } from './dates.js';
 import { foldSameLength, foldText, squash } from './text.js';
 import { type ReportMetadata } from './types.js';
 
-type Field = 'fullName' | 'lastFirst' | 'firstLast' | 'lastName' | 'firstName' | 'dob' | 'collected' | 'reported' | 'specimen' | 'lab' | 'other';
+type Field = 'fullName' | 'lastFirst' | 'firstLast' | 'lastName' | 'firstName' | 'dob' | 'personalNumber' | 'collected' | 'reported' | 'specimen' | 'lab' | 'other';
 
 interface LabelRule {
   field: Field;
@@ -33,22 +33,26 @@ const LABELS: LabelRule[] = [
   // A combined label says in which order the two names follow: "Name, Vorname: Weber, Matthias".
   { field: 'lastFirst', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${LAST_FIRST}\b`) },
   { field: 'firstLast', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${FIRST_LAST}\b`) },
-  { field: 'dob', re: /\b(date of birth|birth ?date|d\.?o\.?b\.?|geburtsdatum|geb\.?-?datum|geboren am|date de naissance|nee? le|ne\(e\) le|ddn|fecha de nacimiento|f\. nacimiento|data di nascita|nat[oa] il)\b/ },
+  { field: 'dob', re: /\b(date of birth|birth ?date|d\.?o\.?b\.?|geburtsdatum|geb\.?-?datum|geboren am|date de naissance|nee? le|ne\(e\) le|ddn|fecha de nacimiento|f\. nacimiento|data di nascita|nat[oa] il|data urodzenia|fodelsedatum|fodselsdato|geboortedatum)\b/ },
+  // A Swedish personal identity number begins with the birth date ("19650412-1234"; see dobOfPersonalNumber).
+  { field: 'personalNumber', re: /\b(personnummer|personnr\.?|person-?nr\.?)(?![a-z])/, needsSeparator: true },
   { field: 'lastName', re: /\b(last name|surname|family name|nachname|familienname|nom de famille|nom de naissance|nom d'usage)\b/ },
   { field: 'firstName', re: /\b(first name|given names?|forename|vorname|prenoms?)\b/ },
   { field: 'fullName', re: /\b(patient(?:'s)? name|name of patient|patient\(?in\)?|nom du patient|nombre del paciente|prepared for|results for|report for)\b/ },
-  { field: 'collected', re: /\b(collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?|fecha de (?:extraccion|toma(?: de muestra)?|recogida)|data (?:del )?prelievo)\b/ },
-  { field: 'reported', re: /\b(report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation|fecha de (?:informe|emision|validacion)|data (?:del )?referto|data di refertazione)\b/ },
-  { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon|n[°o] de muestra|numero de muestra|n\. accettazione|numero (?:di )?accettazione|n\. campione)/ },
+  { field: 'collected', re: /\b(provtagningstid|provtagningsdatum|provtagen|data (?:i godz\. )?pobrania|data pobrania materialu|collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?|fecha de (?:extraccion|toma(?: de muestra)?|recogida)|data (?:del )?prelievo)\b/ },
+  { field: 'reported', re: /\b(svarsdatum|svar utfardat|data wydania(?: wyniku)?|report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation|fecha de (?:informe|emision|validacion)|data (?:del )?referto|data di refertazione)\b/ },
+  { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon|n[°o] de muestra|numero de muestra|n\. accettazione|numero (?:di )?accettazione|n\. campione|provnummer|provnr|labbnummer|nr zlecenia|numer zlecenia|kod zlecenia)/ },
   // "geb." alone may also mean "née" (a maiden name), so it needs a ':' or a column gap after it.
   { field: 'dob', re: /\bgeb\.?(?: am)?(?![a-z])/, needsSeparator: true },
   // Bare "Specimen" / "Sample" / "Dossier" / "Lab Ref" label an identifier only when one follows (see record).
   { field: 'specimen', re: /\b(specimen|sample|dossier|lab ref(?:erence)?)(?![a-z])/, needsSeparator: true },
   { field: 'lab', re: /\b(performing (?:lab(?:oratory)?|site|location|facility)|(?:resulting|reporting) lab(?:oratory)?|performed (?:at|by)|testing (?:site|lab(?:oratory)?)|laboratory name|lab name|(?:durchfuhrendes|untersuchendes) labor|laboratoire executant)\b/, needsSeparator: true },
   { field: 'lab', re: /\b(laboratory|laboratoire|labor)\b/, needsSeparator: true, startsCell: true },
-  { field: 'other', re: /\b(received|eingang(?:sdatum)?|date de reception|sex|gender|geschlecht|sexe|age|alter|ordering (?:physician|provider)|physician|doctor|provider|arzt|einsender|medecin|prescripteur|account|phone|tel\.?|telephone|telefon|fax|address|adresse|anschrift|mrn|patient id|insurance|page|seite|status|time|zeit|heure|medico solicitante|medico richiedente|sexo|sesso|edad|eta)\b/, needsSeparator: true },
+  { field: 'other', re: /\b(received|eingang(?:sdatum)?|date de reception|sex|gender|geschlecht|sexe|age|alter|ordering (?:physician|provider)|physician|doctor|provider|arzt|einsender|medecin|prescripteur|account|phone|tel\.?|telephone|telefon|fax|address|adresse|anschrift|mrn|patient id|insurance|page|seite|status|time|zeit|heure|medico solicitante|medico richiedente|sexo|sesso|edad|eta|remittent|kon|zleceniodawca|lekarz kierujacy|plec|pesel|wiek)\b/, needsSeparator: true },
+  // Polish reports print the family name first after "Pacjent" ("Pacjent: Kowalska Anna").
+  { field: 'lastFirst', re: /\b(pacjent|pacjentka|nazwisko i imie)\b/, needsSeparator: true },
   { field: 'lastName', re: /\b(nom)\b/, needsSeparator: true },
-  { field: 'fullName', re: /\b(name|patient|paciente|paziente)\b/, needsSeparator: true },
+  { field: 'fullName', re: /\b(name|patient|paciente|paziente|namn)\b/, needsSeparator: true },
 ];
 
 interface LabelHit {
@@ -98,6 +102,7 @@ interface Found {
   lastName?: string;
   firstName?: string;
   dob?: string;
+  personalNumber?: string;
   collected?: string;
   reported?: string;
   specimen?: string;
@@ -115,7 +120,9 @@ function specimenId(value: string): string | undefined {
 }
 
 function record(found: Found, field: Field, value: string): void {
-  if (field === 'other' || value === '') return;
+  // "Date of Birth / Date de naissance: 1961-05-07": a label's value that is only punctuation is the
+  // joint to a second label (a bilingual pair), not a value.
+  if (field === 'other' || !/[\p{L}\d]/u.test(value)) return;
   if (field === 'specimen') {
     const id = specimenId(value);
     if (id !== undefined && found.specimen === undefined) found.specimen = id;
@@ -330,7 +337,7 @@ const GENERIC_WORD =
  * "Laborbericht", "Endbefund").
  */
 const TITLE_WORDS =
-  /\b(report|reports|results?|resultats?|\w*befund\w*|\w*bericht|compte rendu|portal|cumulative|confidential|page|seite|urinalysis|requisition|summary)\b/;
+  /\b(report|reports|results?|resultats?|\w*befund\w*|\w*bericht|compte rendu|portal|cumulative|confidential|page|seite|urinalysis|requisition|summary|svar|laboratoriesvar|provsvar|sprawozdanie|wyniki?)\b/;
 
 /**
  * Whether `text` reads as an organisation's name: short, capitalised words (connectors allowed),
@@ -344,7 +351,7 @@ function orgNameShape(text: string): boolean {
   if (TITLE_WORDS.test(folded)) return false;
   const foldedWords = folded.split(/[\s'’&-]+/).filter((w) => w !== '');
   if (foldedWords.every((w) => GENERIC_WORD.test(w.replace(/[.,]/g, '')))) return false;
-  return words.every((w) => /^[\p{Lu}\d&'’(-]/u.test(w) || /^(de|des|du|d['’].*|l['’].*|la|le|of|and|the|for|für|und|et|am|an|im)$/u.test(w));
+  return words.every((w) => /^[\p{Lu}\d&'’(-]/u.test(w) || /^(de|des|du|d['’].*|l['’].*|la|le|of|and|the|for|für|und|et|am|an|im|z|o\.o\.)$/u.test(w));
 }
 
 /** Looks like a person with credentials ("T. Nakamura, MLS(ASCP)", "Emily Chen, DO"): not a lab. */
@@ -429,6 +436,28 @@ function plausibleDob(dob: string, others: string[]): string {
   return others.some((d) => d !== '' && dob > d) ? '' : dob;
 }
 
+/**
+ * The birth date a Swedish personal identity number begins with: "19650412-1234" (YYYYMMDD), or
+ * "650412-1234" (YYMMDD; the century that puts the birth in the past, "+" for a hundred years more).
+ * '' when the number is not one or its date is not a real date.
+ */
+export function dobOfPersonalNumber(value: string | undefined, currentYear = new Date().getUTCFullYear()): string {
+  const m = /^(\d{8}|\d{6})([-+]?)\d{4}\b/.exec(value?.trim() ?? '');
+  if (!m) return '';
+  const digits = m[1]!;
+  const yearLength = digits.length - 4;
+  let y = Number(digits.slice(0, yearLength));
+  const mo = Number(digits.slice(yearLength, yearLength + 2));
+  const d = Number(digits.slice(yearLength + 2));
+  if (digits.length === 6) {
+    y += y <= currentYear % 100 ? currentYear - (currentYear % 100) : currentYear - (currentYear % 100) - 100;
+    if (m[2] === '+') y -= 100;
+  }
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return '';
+  return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
 export interface MetadataOptions {
   dateOrder?: DateOrder;
   currentYear?: number;
@@ -465,7 +494,7 @@ export function extractMetadata(lines: MetadataLine[], opts: MetadataOptions = {
   const dateOpts = { order: opts.dateOrder, currentYear: opts.currentYear };
   const collected = found.collected ? parseDate(found.collected, dateOpts) : '';
   const reported = found.reported ? parseDate(found.reported, dateOpts) : '';
-  const dob = found.dob ? parseDate(found.dob, { ...dateOpts, isBirthDate: true }) : '';
+  const dob = found.dob ? parseDate(found.dob, { ...dateOpts, isBirthDate: true }) : dobOfPersonalNumber(found.personalNumber, opts.currentYear);
   const meta: ReportMetadata = {
     patient_first_name: first,
     patient_last_name: last,

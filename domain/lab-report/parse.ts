@@ -16,7 +16,7 @@ import { matchLoinc } from './loinc-match.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine } from './metadata.js';
 import { interpret } from './interpret.js';
 import { isPanelHeading, panelTitle } from './panels.js';
-import { parseRange } from './ranges.js';
+import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge } from './ranges.js';
 import { repairOcrName } from './ocr-names.js';
 import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
@@ -151,8 +151,11 @@ const GENERIC_RESULT = /^(result|resultado|resultat|ergebnis|risultato|uitslag|v
 /** "Desejável: inferior a 190 mg/dL", "Valores de referência": a reference line under a result, not a test. */
 const RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference)\b/;
 
-/** "Follicular phase 2.4 - 12.6", "Postmenopause: <54.7": a range named by one to four words. */
-const NAMED_RANGE = /^((?:\p{L}[\p{L}'’.-]*\s+){0,3}\p{L}[\p{L}'’.-]*)\s*[:=]?\s+([<>≤≥]?\s*\d.*)$/u;
+/**
+ * "Follicular phase 2.4 - 12.6", "Postmenopause: <54.7", "High (lower risk) >=60": a range named by one
+ * to four words (a bracketed aside among them).
+ */
+const NAMED_RANGE = /^((?:\(?\p{L}[\p{L}'’.-]*\)?\s+){0,3}\(?\p{L}[\p{L}'’.-]*\)?)\s*[:=]?\s+((?:[<>]=?|=<|=>|[≤≥])?\s*\d.*)$/u;
 /** Ranges by sex keep their own reading (ranges.ts: one sex's range keeps its bounds). */
 const SEX_WORD = /^(m|f|w|h|male|female|males|females|men|women|manner|frauen|hommes|femmes|homens|mulheres|hombres|mujeres)$/;
 /** "<0.05 - 0.13": a lower limit of detection, then the range. */
@@ -179,6 +182,8 @@ class ReportReader {
     private readonly decimalComma: boolean,
     /** Pages read by OCR, where some marks are specks rather than print. */
     private readonly ocrPages: Set<number>,
+    /** The patient's age in days at collection, when the report gives the birth date and the date. */
+    private readonly ageDays?: number,
   ) {}
 
   readonly nameConfidence = (name: string): number => {
@@ -263,9 +268,12 @@ class ReportReader {
       const range = m && (parseRange(m[2]!, this.decimalComma) !== undefined || BOUND_THEN_SPAN.test(m[2]!));
       return range && !SEX_WORD.test(foldText(label)) && this.nameConfidence(label) < LIKELY_TEST_NAME ? m : undefined;
     };
-    if (!last?.result.reference_range_text || !variant(last.result.reference_range_text.split('; ')[0]!) || !variant(lineText(line))) return false;
+    if (!last?.result.reference_range_text) return false;
+    const first = last.result.reference_range_text.split('; ')[0]!;
+    const ageBands = parseAgeBand(first, this.decimalComma) !== undefined && parseAgeBand(lineText(line), this.decimalComma) !== undefined;
+    if (!ageBands && (!variant(first) || !variant(lineText(line)))) return false;
     const text = `${last.result.reference_range_text}; ${squash(lineText(line))}`;
-    const range = { text, minInclusive: true, maxInclusive: true };
+    const range = this.rangeByAge(text) ?? { text, minInclusive: true, maxInclusive: true };
     const { result } = last;
     delete result.min_reference_range;
     delete result.max_reference_range;
@@ -273,8 +281,23 @@ class ReportReader {
     delete result.is_above_max_range;
     delete result.is_below_min_range;
     Object.assign(result, { reference_range_text: text }, interpret(last.row.value, range, last.row.flag));
+    if (range.min !== undefined) result.min_reference_range = range.min;
+    if (range.max !== undefined) result.max_reference_range = range.max;
     this.rangeLines.add(line);
     return true;
+  }
+
+  /**
+   * "1-3 y 0.10 - 0.36; 3-5 y 0.20 - 0.43; …": ranges by age band, of which the one holding the patient's
+   * age at collection applies (its bounds; the text keeps every band). Undefined when the text is not
+   * age bands or the age, or which band holds it, is not known.
+   */
+  private rangeByAge(text: string): ParsedRange | undefined {
+    if (this.ageDays === undefined) return undefined;
+    const bands = text.split('; ').map((part) => parseAgeBand(part, this.decimalComma));
+    if (bands.some((b) => b === undefined)) return undefined;
+    const range = rangeForAge(bands as AgeBandRange[], this.ageDays);
+    return range && { ...range, text };
   }
 
   /** The row as a result, when it is one (see isResult); the reader's state is not changed. */
@@ -297,6 +320,8 @@ class ReportReader {
   }
 
   private accept(row: RowCandidate, page: number): boolean {
+    const byAge = row.range && row.range.min === undefined && row.range.max === undefined ? this.rangeByAge(row.range.text) : undefined;
+    if (byAge) row = { ...row, range: byAge };
     const result = this.resultOf(row, page);
     if (!result) return false;
     if (this.pendingPanel && result.test_name === this.pendingPanel) this.pendingPanel = undefined; // the exam's own name
@@ -319,6 +344,13 @@ class ReportReader {
   }
 }
 
+/** Days from a birth date to a later date (both YYYY-MM-DD); undefined when either is missing. */
+export function ageInDays(dob: string, at: string | undefined): number | undefined {
+  const from = Date.parse(`${dob}T00:00:00Z`);
+  const to = Date.parse(`${at ?? ''}T00:00:00Z`);
+  return Number.isNaN(from) || Number.isNaN(to) || to < from ? undefined : (to - from) / 86_400_000;
+}
+
 export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {}): ParsedReport {
   const ordered = [...pages].sort((a, b) => a.page - b.page);
   const lines: PageLine[] = ordered.flatMap((p) => p.lines.map((line, index) => ({ page: p.page, line, index, count: p.lines.length })));
@@ -328,7 +360,9 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
 
   const ocrPages = new Set(ordered.filter((p) => p.source === 'ocr').map((p) => p.page));
   const decimalComma = usesDecimalComma(allText, language);
-  const reader = new ReportReader(decimalComma, ocrPages);
+  const metaLines: MetadataLine[] = lines.filter((l) => !detectHeader(l.line)).map((l) => ({ text: lineText(withoutMarks(l.line)), page: l.page }));
+  const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
+  const reader = new ReportReader(decimalComma, ocrPages, ageInDays(metadata.dob, metadata.date_collected || metadata.date_reported));
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
   reader.finish();
   const results = chooseByRegion(
@@ -338,7 +372,5 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
     (row, page) => reader.resultOf(row, page, undefined),
   );
 
-  const metaLines: MetadataLine[] = lines.filter((l) => !detectHeader(l.line)).map((l) => ({ text: lineText(withoutMarks(l.line)), page: l.page }));
-  const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
   return { metadata, results: withoutMisreadings(results, ocrPages) };
 }

@@ -101,3 +101,53 @@ export function looksLikeRangeOnly(raw: string): boolean {
   const t = foldText(raw.trim());
   return SPAN.test(t) || /^(up to|upto|bis|max|jusqu|inf|less than|lower than|below|under|unter|min|sup|greater than|higher than|more than|above|over|uber|moins de|plus de|menor que|mayor que|maior que)\b/.test(t);
 }
+
+/** Age units of a band label, in days. */
+const AGE_UNIT: [RegExp, number][] = [
+  [/^(d|days?|j|jours?|tage?)$/, 1],
+  [/^(w|wk|wks|weeks?|sem|semaines?|wochen?)$/, 7],
+  [/^(m|mo|mos|months?|mois|monate?)$/, 365.25 / 12],
+  [/^(y|yr|yrs|years?|a|ans?|jahre?)$/, 365.25],
+];
+/**
+ * "1-3 y 0.10 - 0.36", "<1 yr: 122-469", "15+ years 50-117", "13-15 y (M) 116-468": a range for an age
+ * band. The band is [from, to] in days, its bounds as printed in the label's unit (whole units: "1-3 y"
+ * covers ages 1 to 3 completed years, the band after it may start at 3).
+ */
+const AGE_BAND = /^(?:(\d+(?:[.,]\d+)?)\s*[-–]\s*(\d+(?:[.,]\d+)?)|([<>]|≤|≥|<=|>=)\s*(\d+(?:[.,]\d+)?)|(\d+(?:[.,]\d+)?)\s*\+)\s*([a-z]{1,7})\.?(?:\s*\((?:m|f|w|male|female)\))?\s*[:=]?\s+(.+)$/;
+export interface AgeBandRange {
+  from: number;
+  to: number;
+  /** Size of the label's unit in days. */
+  unit: number;
+  range: ParsedRange;
+}
+export function parseAgeBand(raw: string, decimalComma: boolean): AgeBandRange | undefined {
+  const m = AGE_BAND.exec(foldText(raw.trim().replace(/\s+/g, ' ')));
+  if (!m) return undefined;
+  const unit = AGE_UNIT.find(([re]) => re.test(m[6]!))?.[1];
+  const range = parseRange(m[7]!, decimalComma);
+  if (unit === undefined || !range || (range.min === undefined && range.max === undefined)) return undefined;
+  const n = (s: string) => Number(s.replace(',', '.'));
+  if (m[1] !== undefined) return n(m[1]) <= n(m[2]!) ? { from: n(m[1]), to: n(m[2]!), unit, range } : undefined;
+  if (m[5] !== undefined) return { from: n(m[5]), to: Infinity, unit, range };
+  const bound = n(m[4]!);
+  // "<1 y" is the first year (whole units under 1), "<=2 y" up to 2 completed; ">18 y" from 18 on.
+  if (m[3] === '<') return bound >= 1 ? { from: 0, to: bound - 1, unit, range } : undefined;
+  return m[3]!.startsWith('<') || m[3] === '≤' ? { from: 0, to: bound, unit, range } : { from: bound, to: Infinity, unit, range };
+}
+
+/**
+ * The range that applies at an age (in days) among age-band ranges: the band whose whole units hold
+ * the age (completed years, months…); where two bands share a bound ("1-3 y", "3-5 y") the one that
+ * starts there. Undefined when no band, or more than one, applies.
+ */
+export function rangeForAge(bands: AgeBandRange[], ageDays: number): ParsedRange | undefined {
+  if (!(ageDays >= 0)) return undefined;
+  const holding = bands.filter((b) => {
+    const age = Math.floor(ageDays / b.unit);
+    return age >= b.from && (age <= b.to || b.to === Infinity) && !(b.from === b.to && age !== b.from);
+  });
+  const starting = holding.length > 1 ? holding.filter((b) => Math.floor(ageDays / b.unit) < b.to) : holding;
+  return starting.length === 1 ? starting[0]!.range : undefined;
+}

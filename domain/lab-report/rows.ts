@@ -220,8 +220,10 @@ function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOption
   if (!f.value) return undefined;
   if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = undefined;
   const split = unitFromName(cleanName(name));
-  // One letter is a name only in a name column, when the LOINC table knows it ("K" for potassium).
-  const named = /\p{L}.*\p{L}/u.test(split.name) || (viaColumns && /^\p{Lu}$/u.test(split.name) && opts.isKnownName(split.name));
+  // One letter is a name only in a name column, when the LOINC table knows it ("K" for potassium), or
+  // with an ion's charge ("K+", as analysers print it), which no stray letter or flag carries.
+  const ion = /^\p{Lu}(?:\+{1,2}|-)$/u.test(split.name);
+  const named = /\p{L}.*\p{L}/u.test(split.name) || ((viaColumns || ion) && /^\p{Lu}[+-]{0,2}$/u.test(split.name) && opts.isKnownName(split.name));
   if (!named || nameHasBounds(split.name, opts) || looksLikeAddress(split.name)) return undefined;
   // "35%": the percent sign printed on the value is its unit.
   const unit = f.unit ?? split.unit ?? (f.value.type === 'percentage' ? '%' : undefined);
@@ -387,6 +389,10 @@ export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undef
   if (chunks.length === 0) return undefined;
   const all = tokensOf(chunks, 0, opts.decimalComma);
   if (isLegendLine(all)) return undefined;
+  // A line printed wholly inside the range column ("High   >=240" under a result's risk categories, its
+  // words and numbers jumbled by OCR) continues that range; it names no test.
+  const layout = opts.layout;
+  if (layout?.positioned && layout.columns.some((c) => c.role === 'name') && chunks.every((c) => c.positioned && columnOf(layout, c) === 'range')) return undefined;
   if (opts.layout && chunks.length >= 2) {
     const row = byColumns(chunks, opts);
     if (row) return row;

@@ -51,7 +51,7 @@ const KIND_RULES: KindRule[] = [
   { kind: 'pressure', test: /^(mmhg|kpa)$/i },
   { kind: 'esr', test: /^mm\/(h|hr|hour|1h|1sth|std)$/i },
   { kind: 'per-field', test: /^\/?(hpf|lpf|gf|gsf|champ|field|hpf\(?s?\)?)$|^(cells|per)\/?(hpf|lpf)$/i },
-  { kind: 'count', test: /^(10\^\d{1,2}|g|t|giga|tera|k|m|thou|thousand|million|billion|tsd|mio|mill|cells?|x?10\^?\d)?\/(u?l|nl|pl|mm3|cumm|cmm|ul|cu\.?mm)$/i },
+  { kind: 'count', test: /^(10\^\d{1,2}|g|t|giga|tera|k|m|thou|thousand|million|billion|tsd|mio|mill|tys|mln|cells?|x?10\^?\d)?\/(u?l|nl|pl|mm3|cumm|cmm|ul|cu\.?mm)$/i },
   // "milhões/mm³", "millones/mm3": the multiplier in Portuguese or Spanish.
   { kind: 'count', test: /^(lakhs?|lacs?|millions?|thousands?|milh(õ|o)es|millones|milhares|miles)\/(cu\.?mm|cmm|mm3|u?l)$/i },
   { kind: 'count', test: /^(10\^\d{1,2}\/(u?l|l)|k\/ul|m\/ul|\/ul|\/nl|\/pl|\/mm3|t\/l|tsd\/ul|mio\/ul|cells\/ul)$/i },
