@@ -35,10 +35,14 @@ export function setLogFieldsSource(source: (() => Record<string, string>) | null
   extraFields = source;
 }
 
-/** The pino mixin: context and extra fields. A field the call passes itself wins over these. */
+/**
+ * The pino mixin: context and extra fields. A field the call passes itself wins over these. pino merges the
+ * line's own fields into the object returned here (`Object.assign(mixin, fields)`), so it is a new one for each
+ * line: returning the context's own object would keep every field one line logs for the lines after it.
+ */
 export function logMixin(): object {
   const store = storage.getStore();
-  if (!extraFields) return store ?? {};
+  if (!extraFields) return store ? { ...store } : {};
   const extra = extraFields();
   return store ? { ...store, ...extra } : extra;
 }
