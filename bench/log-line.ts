@@ -1,11 +1,12 @@
 /**
  * npx tsx bench/log-line.ts — the CPU cost of the API's per-request `info` line (api/middleware/request-log.ts),
  * written through the service's logger (lib/logger.ts: its mixin and redaction list) to a file, as bench:api's
- * service does, in one process: with the redaction pass (the logger itself) and without (withoutRedaction), each to
- * a destination that writes every line at once (pino's default, one write(2) per line), one that buffers 4 kB
- * and writes synchronously, and one that buffers 4 kB and writes from libuv's thread pool (`sync: false`).
- * Interleaved rounds; prints CPU µs per line (user + system, the thread pool's included), each round and the median.
- * BENCH_LINES (50,000 per round), BENCH_ROUNDS (8).
+ * service does, in one process: with the redaction pass (the logger itself) and without it (withoutRedaction,
+ * what the request line uses), to pino's default destination (`pino.destination(fd)`: SonicBoom, asynchronous,
+ * each write(2) from libuv's thread pool with whatever lines queued meanwhile: what the service uses) and, to
+ * compare, to one writing each line synchronously, one buffering 4 kB and writing synchronously, and one
+ * buffering 4 kB and writing asynchronously. Interleaved rounds; prints CPU µs per line (user + system, the
+ * thread pool's included), each round and the median. BENCH_LINES (50,000 per round), BENCH_ROUNDS (8).
  */
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,14 +20,15 @@ const lines = positiveInt('BENCH_LINES', 50_000);
 const rounds = positiveInt('BENCH_ROUNDS', 8);
 const dir = mkdtempSync(join(tmpdir(), 'log-line-'));
 const destinations = {
-  'each line': { sync: true },
-  'sync, 4 kB': { sync: true, minLength: 4096 },
-  'async, 4 kB': { sync: false, minLength: 4096 },
-} as const;
-const variants: [string, Logger][] = [];
-for (const [label, opts] of Object.entries(destinations)) {
-  const logger = (file: string) => createLogger({ level: 'info', name: 'api', destination: pino.destination({ fd: openSync(join(dir, file), 'a'), ...opts }) });
-  variants.push([`redacted, ${label}`, logger(`r-${label}.log`)], [`unredacted, ${label}`, withoutRedaction(logger(`u-${label}.log`))]);
+  default: (fd: number) => pino.destination(fd),
+  'sync, each line': (fd: number) => pino.destination({ fd, sync: true }),
+  'sync, 4 kB': (fd: number) => pino.destination({ fd, sync: true, minLength: 4096 }),
+  'async, 4 kB': (fd: number) => pino.destination({ fd, sync: false, minLength: 4096 }),
+};
+const file = (name: string) => openSync(join(dir, `${name.replace(/\W+/g, '-')}.log`), 'a');
+const variants: [string, Logger][] = [['redacted, default', createLogger({ level: 'info', name: 'api', destination: pino.destination(file('redacted')) })]];
+for (const [label, destination] of Object.entries(destinations)) {
+  variants.push([`unredacted, ${label}`, withoutRedaction(createLogger({ level: 'info', name: 'api', destination: destination(file(label)) }))]);
 }
 
 const median = (xs: number[]) => {
