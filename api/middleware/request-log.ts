@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { withLogContext } from '../../lib/log-context.js';
-import type { Logger } from '../../lib/logger.js';
+import { withoutRedaction, type Logger } from '../../lib/logger.js';
 import type { AppEnv } from '../env.js';
 import { observeRequest } from './metrics.js';
 
@@ -13,9 +13,12 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * served inside a log context (lib/log-context.ts), so every line logged while it runs, by any module and
  * through any logger, carries its `request_id`. The `info` line's fields are built only when `info` is on.
  * With `metrics`, it also records the request's latency (api/middleware/metrics.ts), sparing a middleware.
+ * That line's fields are built here and hold no secret, so it is written without the redaction pass
+ * (lib/logger.ts, withoutRedaction); handlers still log through `logger`, redaction on.
  */
 export function requestLog(logger: Logger, options: { metrics?: boolean } = {}): MiddlewareHandler<AppEnv> {
   const observe = options.metrics ? observeRequest : null;
+  const lineLogger = withoutRedaction(logger);
   return (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -28,7 +31,7 @@ export function requestLog(logger: Logger, options: { metrics?: boolean } = {}):
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     if (outgoing) outgoing.setHeader('x-request-id', requestId);
     else c.header('x-request-id', requestId);
-    return withLogContext({ request_id: requestId }, () => served(c, next, logger, observe));
+    return withLogContext({ request_id: requestId }, () => served(c, next, lineLogger, observe));
   };
 }
 

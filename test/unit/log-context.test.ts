@@ -32,6 +32,18 @@ describe('log context', () => {
     expect(lines[2]).toMatchObject({ msg: 'nested', workflow_id: 'wf-1', activity: 'b' });
   });
 
+  it("a line's own fields are not kept by the context for the lines after it", () => {
+    const { lines, logger } = capture();
+    withLogContext({ request_id: 'r-1' }, () => {
+      logger.info({ headers: { accept: 'json' }, step: 1 }, 'first');
+      logger.info('second');
+    });
+    expect(lines[0]).toMatchObject({ msg: 'first', request_id: 'r-1', step: 1 });
+    expect(lines[1]).toMatchObject({ msg: 'second', request_id: 'r-1' });
+    expect(lines[1]).not.toHaveProperty('step');
+    expect(lines[1]).not.toHaveProperty('headers');
+  });
+
   it('gives every line logged while a request is served its request id, by any logger', async () => {
     const { lines, logger } = capture();
     const other = capture(); // a module's own logger, not the one the middleware was given
