@@ -187,7 +187,7 @@ export async function nativeReadNumbers(crops: Buffer[], languages: readonly str
     const list = join(dir, 'list.txt');
     writeFileSync(list, `${names.join('\n')}\n`);
     const tsv = await run(
-      [list, 'stdout', ...common(languages), '--psm', '7', '-c', 'tessedit_char_whitelist=0123456789.,-', 'tsv'],
+      [list, 'stdout', ...common(languages), '--psm', '7', '-c', 'tessedit_char_whitelist=0123456789.,-', '-c', 'tessedit_create_tsv=1'],
       null,
       timeoutMs,
     );

@@ -1,5 +1,7 @@
+import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { parseHocr } from '../../activities/lab-reports/tesseract-native.js';
+import { OCR_LANGUAGES, toPnm } from '../../activities/lab-reports/ocr.js';
+import { nativeReadNumbers, nativeTesseractAvailable, parseHocr } from '../../activities/lab-reports/tesseract-native.js';
 
 // As tesseract 5 writes it with hocr_char_boxes=1 (line titles in double quotes, words' in single).
 const HOCR = `<div class='ocr_page' id='page_1' title='image "stdin"; bbox 0 0 3600 2700; ppageno 0'>
@@ -52,4 +54,28 @@ describe('native tesseract hOCR', () => {
   it('reads nothing from a page without words', () => {
     expect(parseHocr("<div class='ocr_page' id='page_1' title='bbox 0 0 10 10'></div>")).toEqual([]);
   });
+});
+
+/** Where tesseract is installed (CI installs it: there, a missing binary fails instead of skipping). */
+const native = nativeTesseractAvailable() || Boolean(process.env.CI);
+
+/** A crop as recognize() makes them: digits drawn 64 pixels tall on a white border. */
+function crop(text: string) {
+  const c = createCanvas(320, 112);
+  const ctx = c.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, c.width, c.height);
+  ctx.fillStyle = '#000000';
+  ctx.font = '64px sans-serif';
+  ctx.fillText(text, 24, 88);
+  return toPnm(c);
+}
+
+describe.runIf(native)('native tesseract re-reads of numbers', () => {
+  it('reads a batch of crops in one process, each with its own text and confidence, in order', async () => {
+    const read = await nativeReadNumbers([crop('49,5'), crop(''), crop('135-145'), crop('12.9')], OCR_LANGUAGES, 120_000);
+    expect(read.map((r) => r.text)).toEqual(['49,5', '', '135-145', '12.9']);
+    expect(read[1]!.confidence).toBe(0);
+    expect(Math.min(read[0]!.confidence, read[2]!.confidence, read[3]!.confidence)).toBeGreaterThan(60);
+  }, 120_000);
 });
