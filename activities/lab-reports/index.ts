@@ -33,7 +33,7 @@ const HEARTBEAT_MS = 5_000;
 /** Activities of the lab-report parsing workflow; each is idempotent on retry. */
 export function createLabReportActivities({ db, logger, blobs, wakeEndpoints }: Deps) {
   const announce = eventAnnouncer(db, wakeEndpoints);
-  // Chosen once (OCR_ENGINE, else native tesseract when installed): a bad OCR_ENGINE stops start-up here.
+  // Chosen once (OCR_ENGINE=native|wasm, tesseract.js by default): a bad OCR_ENGINE stops start-up here.
   logger.info({ ocr_engine: ocrEngine() }, 'OCR engine');
 
   return {

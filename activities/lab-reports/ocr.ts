@@ -28,16 +28,17 @@ export const OCR_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
 export type OcrEngine = 'native' | 'wasm';
 let engine: OcrEngine | undefined;
 /**
- * The engine behind recognize(): native tesseract (activities/lab-reports/tesseract-native.ts) when the
- * `tesseract` command (4 or later) is on the PATH, else tesseract.js; OCR_ENGINE=native|wasm chooses
- * one (native without the command is an error: nothing could be read). Both read the same models.
+ * The engine behind recognize(): tesseract.js unless OCR_ENGINE=native asks for native tesseract
+ * (activities/lab-reports/tesseract-native.ts: the `tesseract` command, 4 or later, reading the same
+ * models; an error when it is not installed). Native is not the default: measured on the corpus images
+ * it was no more accurate and used as much CPU per page (process starts, see README).
  */
 export function ocrEngine(env: Record<string, string | undefined> = process.env): OcrEngine {
   if (engine) return engine;
   const wanted = env.OCR_ENGINE?.trim().toLowerCase();
   if (wanted && wanted !== 'native' && wanted !== 'wasm') throw new Error(`OCR_ENGINE must be native or wasm, not ${JSON.stringify(env.OCR_ENGINE)}`);
   if (wanted === 'native' && !nativeTesseractAvailable()) throw new Error('OCR_ENGINE=native, but no tesseract (4 or later) answers on the PATH');
-  engine = (wanted as OcrEngine | undefined) ?? (nativeTesseractAvailable() ? 'native' : 'wasm');
+  engine = (wanted as OcrEngine | undefined) ?? 'wasm';
   return engine;
 }
 /** A page (or a batch of re-reads) that takes longer than this is abandoned (its worker is ended). */
