@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
 /**
- * Native tesseract (the `tesseract` command, 5.x; opt-in with OCR_ENGINE=native, see ocrEngine()), run as one child process per page and one per batch
- * of number re-reads, with the SAME language models as tesseract.js (the `@tesseract.js-data/*`
+ * Native tesseract (the `tesseract` command, 5.x; opt-in with OCR_ENGINE=native, see ocrEngine()),
+ * run as one child process per page and one per batch of number re-reads, with the SAME language models as tesseract.js (the `@tesseract.js-data/*`
  * packages, unzipped once per process into a private temp dir and passed with --tessdata-dir): only
  * the engine differs, not the model. Word boxes, confidences, baselines and letter boxes come from its
  * hOCR output (hocr_char_boxes), so the page reaches the same layout code as tesseract.js's blocks.
