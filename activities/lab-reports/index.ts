@@ -6,6 +6,7 @@ import { parseLabReport } from '../../domain/lab-report/parse.js';
 import type { ExtractedPage, FailureReason, ParsedResult, ReportMetadata } from '../../domain/lab-report/types.js';
 import { BlobNotFoundError, type BlobStore } from '../../lib/blob-store.js';
 import type { Logger } from '../../lib/logger.js';
+import { ocrEngine } from './ocr.js';
 import { PARSING_JOB_EVENT_TYPES, jobFiles, type LabReportJobInput, type ParsingJobFile, type ReviewStatus } from '../../workflows/lab-report/definitions.js';
 import { extractFiles } from './extract.js';
 import { looksNotEnglish } from './language.js';
@@ -32,6 +33,8 @@ const HEARTBEAT_MS = 5_000;
 /** Activities of the lab-report parsing workflow; each is idempotent on retry. */
 export function createLabReportActivities({ db, logger, blobs, wakeEndpoints }: Deps) {
   const announce = eventAnnouncer(db, wakeEndpoints);
+  // Chosen once (OCR_ENGINE=native|wasm, tesseract.js by default): a bad OCR_ENGINE stops start-up here.
+  logger.info({ ocr_engine: ocrEngine() }, 'OCR engine');
 
   return {
     /** The job row, `upload_pending`. */

@@ -45,8 +45,9 @@ const LOOK_ALIKES: [string, string[]][] = [
  * are values, not units ("4l" stays). A real word one swap away from a unit spelling is not known.
  */
 export function repairUnit(word: string): string {
-  // "x1049/L": a superscript caret read as a 4 in a power of ten (no count unit has a 10^4x).
-  const power = /^([x×*]?10)4(3|6|9|12)(\/[a-zµμ]+)$/i.exec(word);
+  // "x1049/L", "x10"9/L", "x10/9/L": a superscript caret read as a 4, a quote or a slash in a power of
+  // ten (no count unit has a 10^4x, and a slash or quote never stands between 10 and its exponent).
+  const power = /^([x×*]?10)[4"'“”’/°](3|6|9|12)(\/[a-zµμ]+)$/i.exec(word);
   if (power && isUnitToken(`${power[1]}^${power[2]}${power[3]}`)) return `${power[1]}^${power[2]}${power[3]}`;
   if (word.length < 2 || word.length > 14 || isUnitToken(word)) return word;
   // "15UL": a value run into a unit that lost its slash; the digits stay as read.

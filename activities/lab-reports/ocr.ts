@@ -8,6 +8,7 @@ import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { type TextLine, UNREADABLE } from '../../domain/lab-report/types.js';
 import { ocrQueueDepth } from '../../lib/metrics.js';
 import { cleanWord, joinUnitPieces, repairUnit } from './ocr-text.js';
+import { nativeReadNumbers, nativeReadPage, nativeTesseractAvailable } from './tesseract-native.js';
 
 /**
  * OCR with tesseract.js (WebAssembly, in worker threads), reading its language models from the
@@ -23,6 +24,23 @@ import { cleanWord, joinUnitPieces, repairUnit } from './ocr-text.js';
 
 export const OCR_LANGUAGES = ['eng', 'deu', 'fra'] as const;
 export const OCR_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
+
+export type OcrEngine = 'native' | 'wasm';
+let engine: OcrEngine | undefined;
+/**
+ * The engine behind recognize(): tesseract.js unless OCR_ENGINE=native asks for native tesseract
+ * (activities/lab-reports/tesseract-native.ts: the `tesseract` command, 4 or later, reading the same
+ * models; an error when it is not installed). Native is not the default: measured on the corpus images
+ * it was no more accurate and used as much CPU per page (process starts, see README).
+ */
+export function ocrEngine(env: Record<string, string | undefined> = process.env): OcrEngine {
+  if (engine) return engine;
+  const wanted = env.OCR_ENGINE?.trim().toLowerCase();
+  if (wanted && wanted !== 'native' && wanted !== 'wasm') throw new Error(`OCR_ENGINE must be native or wasm, not ${JSON.stringify(env.OCR_ENGINE)}`);
+  if (wanted === 'native' && !nativeTesseractAvailable()) throw new Error('OCR_ENGINE=native, but no tesseract (4 or later) answers on the PATH');
+  engine = (wanted as OcrEngine | undefined) ?? 'wasm';
+  return engine;
+}
 /** A page (or a batch of re-reads) that takes longer than this is abandoned (its worker is ended). */
 const PAGE_TIMEOUT_MS = 120_000;
 const IDLE_MS = 60_000;
@@ -288,9 +306,10 @@ const linesOf = (data: { blocks: Tesseract.Block[] | null }) => (data.blocks ?? 
 /**
  * Recognises one page, drawn on a canvas (white where there is nothing). Positions are divided by
  * `scale`, so a rendered PDF page reports PDF points like its text layer would; an uploaded image
- * reports its own pixels.
+ * reports its own pixels. `engine`: the process's (ocrEngine()) unless a test names one.
  */
-export async function recognize(image: Canvas, scale = 1): Promise<OcrPage> {
+export async function recognize(image: Canvas, scale = 1, engine: OcrEngine = ocrEngine()): Promise<OcrPage> {
+  if (engine === 'native') return recognizeNative(image, scale);
   ocrQueueDepth.inc();
   try {
     const pixels = toPnm(image);
@@ -372,12 +391,7 @@ interface Pending {
  * worker when one is free; `reader` (the page's) and the spare are released when done.
  */
 async function rereadNumbers(reader: Running, source: Canvas, lines: OcrLine[]): Promise<void> {
-  const pending: Pending[] = lines
-    .flatMap((l) => l.words)
-    .flatMap((word) => {
-      const [, number, mark = ''] = BARE_NUMBER.exec(word.text.trim()) ?? [];
-      return number === undefined ? [] : [{ word, first: number.replace('–', '-'), mark, crop: digitsBox(word), agreed: false, disagreements: 0 }];
-    });
+  const pending = pendingNumbers(lines);
   if (pending.length === 0) return release(reader);
   const readers = [reader];
   if (pending.length > 4) {
@@ -392,22 +406,111 @@ async function rereadNumbers(reader: Running, source: Canvas, lines: OcrLine[]):
         for (const p of pending.filter((_, k) => k % readers.length === i)) {
           for (const height of REREAD_HEIGHTS) {
             const again = await timed(worker.recognize(cropWord(source, p.crop, height), {}, { text: true }), 'a separator re-read');
-            const text = again.data.text.replace(/\s+/g, '');
-            const same = text.replace(/[.,]/g, '') === p.first;
-            if (same) p.agreed = true;
-            else if (text !== '' && again.data.confidence >= 60) p.disagreements++;
-            if (same && /\d[.,]\d/.test(text)) {
-              p.word.text = `${text}${p.mark}`;
-              break;
-            }
+            if (judge(p, again.data.text, again.data.confidence)) break;
           }
         }
         await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, tessedit_char_whitelist: '' });
       }),
     ),
   );
-  // Never once read with its digits again, and twice with others: which reading is right is not known.
+  markUnreadable(pending);
+}
+
+/** The numbers of a page that may have lost a decimal separator. */
+function pendingNumbers(lines: OcrLine[]): Pending[] {
+  return lines
+    .flatMap((l) => l.words)
+    .flatMap((word) => {
+      const [, number, mark = ''] = BARE_NUMBER.exec(word.text.trim()) ?? [];
+      return number === undefined ? [] : [{ word, first: number.replace('–', '-'), mark, crop: digitsBox(word), agreed: false, disagreements: 0 }];
+    });
+}
+
+/** One re-reading of `p` weighed; true when it gave the number its separator (no further reading needed). */
+function judge(p: Pending, read: string, confidence: number): boolean {
+  const text = read.replace(/\s+/g, '');
+  const same = text.replace(/[.,]/g, '') === p.first;
+  if (same) p.agreed = true;
+  else if (text !== '' && confidence >= 60) p.disagreements++;
+  if (same && /\d[.,]\d/.test(text)) {
+    p.word.text = `${text}${p.mark}`;
+    return true;
+  }
+  return false;
+}
+
+/** Never once read with its digits again, and twice with others: which reading is right is not known. */
+function markUnreadable(pending: Pending[]): void {
   for (const p of pending) if (!p.agreed && p.disagreements >= 2) p.word.text = `${UNREADABLE}${p.word.text}`;
+}
+
+// ---------- native tesseract (child processes) ----------
+
+/** Native tesseract processes running for this process's pages: at most OCR_WORKERS (one per core), as workers. */
+let nativeBusy = 0;
+const nativeWaiting: (() => void)[] = [];
+function nativeSlot(): Promise<void> {
+  if (nativeBusy < OCR_WORKERS) {
+    nativeBusy++;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => nativeWaiting.push(resolve));
+}
+/** A second slot only when one is free now: a page's re-reads never wait for another page. */
+function spareNativeSlot(): boolean {
+  if (nativeBusy >= OCR_WORKERS || nativeWaiting.length) return false;
+  nativeBusy++;
+  return true;
+}
+function freeNativeSlot(): void {
+  const next = nativeWaiting.shift();
+  if (next) next();
+  else nativeBusy--;
+}
+
+/**
+ * recognize() with native tesseract: one process reads the page, then the numbers' crops (every
+ * re-read height at once, so one process start serves them all) are read by one process, or two when
+ * a second slot is free. A number's readings are weighed in the same order as with tesseract.js, so
+ * the outcome is the same; the crops it would have skipped are the price of starting fewer processes.
+ */
+async function recognizeNative(image: Canvas, scale: number): Promise<OcrPage> {
+  ocrQueueDepth.inc();
+  try {
+    const pixels = toPnm(image);
+    await nativeSlot();
+    const slots = [0];
+    try {
+      const lines = (await nativeReadPage(pixels, OCR_LANGUAGES, PAGE_TIMEOUT_MS)) as OcrLine[];
+      const pending = pendingNumbers(lines);
+      if (pending.length > 4 && spareNativeSlot()) slots.push(1);
+      const crops = pending.map((p) => REREAD_HEIGHTS.map((h) => cropWord(image, p.crop, h)));
+      const shares = slots.map((i) => pending.flatMap((p, k) => (k % slots.length === i ? [{ p, crops: crops[k]! }] : [])));
+      const readings = await Promise.all(
+        shares.map((share) =>
+          nativeReadNumbers(
+            share.flatMap((s) => s.crops),
+            OCR_LANGUAGES,
+            PAGE_TIMEOUT_MS,
+          ),
+        ),
+      );
+      shares.forEach((share, i) =>
+        share.forEach((s, k) => {
+          for (let h = 0; h < REREAD_HEIGHTS.length; h++) {
+            const r = readings[i]![k * REREAD_HEIGHTS.length + h]!;
+            if (judge(s.p, r.text, r.confidence)) break;
+          }
+        }),
+      );
+      markUnreadable(pending);
+      return toPage(lines, scale);
+    } finally {
+      slots.forEach(() => freeNativeSlot());
+    }
+  } finally {
+    ocrQueueDepth.dec();
+  }
 }
 
 const heightOf = (w: OcrWord) => w.bbox.y1 - w.bbox.y0;

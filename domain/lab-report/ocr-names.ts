@@ -29,6 +29,11 @@ const LOOK_ALIKES: [string, string][] = [
   ['m', 'rn'],
   ['cl', 'd'],
   ['d', 'cl'],
+  // Letters of one height and open shape read for each other in small print ("ci" for Cl, "Plc" for
+  // Plt, "Glug" for Gluc).
+  ['i', 'l'],
+  ['c', 't'],
+  ['g', 'c'],
 ];
 
 /** A test name the table knows as printed (an alias, with or without qualifiers). */

@@ -80,6 +80,8 @@ describe('test names OCR misread by one look-alike', () => {
   it('repairs a short word into a name the LOINC table knows', () => {
     expect(repairOcrName('Het')).toBe('Hct');
     expect(repairOcrName('Tota1 Protein')).toBe('Total Protein');
+    // i for l in a two-letter symbol (a cumulative table's column heading).
+    expect(repairOcrName('ci')).toBe('cl');
   });
 
   it('leaves known names and names no single swap makes known', () => {

@@ -1,6 +1,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recognize, stopOcr, toPnm } from '../../activities/lab-reports/ocr.js';
+import { nativeTesseractAvailable } from '../../activities/lab-reports/tesseract-native.js';
 
 afterAll(() => stopOcr());
 
@@ -44,11 +45,14 @@ function page(lines: string[]) {
   return canvas;
 }
 
-describe('OCR of pages at the same time', () => {
+/** Both engines: tesseract.js always; native tesseract (OCR_ENGINE=native, opt-in) where it is installed. */
+const engines = (['wasm', 'native'] as const).filter((e) => e === 'wasm' || nativeTesseractAvailable());
+
+describe.each(engines)('OCR of pages at the same time (%s)', (engine) => {
   it('reads each page as drawn, decimals included, whichever worker takes it', async () => {
     const [a, b] = await Promise.all([
-      recognize(page(['Glucose 5.4 mmol/L 3.9-6.1', 'Sodium 139 mmol/L 135-145'])),
-      recognize(page(['Hemoglobin 13.2 g/dL 12.0-16.0', 'Potassium 4.1 mmol/L 3.5-5.1'])),
+      recognize(page(['Glucose 5.4 mmol/L 3.9-6.1', 'Sodium 139 mmol/L 135-145']), 1, engine),
+      recognize(page(['Hemoglobin 13.2 g/dL 12.0-16.0', 'Potassium 4.1 mmol/L 3.5-5.1']), 1, engine),
     ]);
     const text = (p: typeof a) => p.lines.map((l) => l.text).join('\n');
     expect(text(a)).toMatch(/Glucose\s+5\.4\s+mmol\/L\s+3\.9\s*-\s*6\.1/);

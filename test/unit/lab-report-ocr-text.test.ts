@@ -32,6 +32,9 @@ describe('repairUnit: a single look-alike swap that makes a known unit', () => {
     ['mmo1/L', 'mmol/L'],
     ['IHPF', '/HPF'],
     ['x1049/L', 'x10^9/L'],
+    ['x10"9/L', 'x10^9/L'],
+    ['x10/9/L', 'x10^9/L'],
+    ['x10/12/L', 'x10^12/L'],
   ])('%s → %s', (raw, unit) => expect(repairUnit(raw)).toBe(unit));
 
   it.each([
