@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -194,4 +195,26 @@ export async function profileUntilSigusr2(path: string, intervalUs: number, writ
       written();
     });
   });
+}
+
+/** An event body about the size and shape of an order update (about 1.5 KB as delivered). */
+export function orderLikeData(i: number, teamId: string): Record<string, unknown> {
+  const at = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    team_id: teamId,
+    user_id: randomUUID(),
+    status: 'collecting_sample',
+    sample_id: `BENCH${String(i).padStart(8, '0')}`,
+    details: { type: 'testkit', data: { id: randomUUID(), shipment: { outbound_tracking_number: `1Z${i}`, outbound_courier: 'usps' } } },
+    events: ['ordered', 'requisition_created', 'transit_customer', 'out_for_delivery', 'with_customer'].map((s, n) => ({
+      id: n + 1,
+      created_at: at,
+      status: `collecting_sample.testkit.${s}`,
+    })),
+    patient_address: { first_line: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
+    lab_test: { id: randomUUID(), slug: 'bench-panel', name: 'Bench panel', sample_type: 'dried blood spot', method: 'testkit' },
+    created_at: at,
+    updated_at: at,
+  };
 }

@@ -19,7 +19,7 @@ import { createTeam } from '../db/queries/teams.js';
 import { dueDeliveries, insertEndpoint, recordAttempts } from '../db/queries/webhooks.js';
 import { runMigrations } from '../db/migrate.js';
 import { startEmbeddedPostgres } from '../lib/embedded-postgres.js';
-import { freePort } from './support.js';
+import { freePort, orderLikeData } from './support.js';
 
 const N = Number(process.env.BENCH_EVENTS ?? 5000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 100);
@@ -32,27 +32,6 @@ const cpuOf = (pid: number) => {
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
   return (Number(rest[11]) + Number(rest[12])) / TICKS;
 };
-
-function orderLikeData(i: number, teamId: string): Record<string, unknown> {
-  const at = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    team_id: teamId,
-    user_id: randomUUID(),
-    status: 'collecting_sample',
-    sample_id: `BENCH${String(i).padStart(8, '0')}`,
-    details: { type: 'testkit', data: { id: randomUUID(), shipment: { outbound_tracking_number: `1Z${i}`, outbound_courier: 'usps' } } },
-    events: ['ordered', 'requisition_created', 'transit_customer', 'out_for_delivery', 'with_customer'].map((s, n) => ({
-      id: n + 1,
-      created_at: at,
-      status: `collecting_sample.testkit.${s}`,
-    })),
-    patient_address: { first_line: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
-    lab_test: { id: randomUUID(), slug: 'bench-panel', name: 'Bench panel', sample_type: 'dried blood spot', method: 'testkit' },
-    created_at: at,
-    updated_at: at,
-  };
-}
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'labflow-bench-'));

@@ -38,7 +38,7 @@ import { serviceDataConverter } from '../lib/payload-codec.js';
 import { wakeEndpoints } from '../lib/webhook-wake.js';
 import { webhookEndpointWorkflowId } from '../workflows/webhooks/definitions.js';
 import { type Classify, ProcessCpu, formatCpuPerItem, parentOf } from './process-cpu.js';
-import { benchLog, cleanupStack, percentile, pool, scratchServices } from './support.js';
+import { benchLog, cleanupStack, orderLikeData, percentile, pool, scratchServices } from './support.js';
 import { BenchReceiver } from './webhooks-receiver.js';
 
 const N = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -55,28 +55,6 @@ const log = benchLog('bench:webhooks');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const pct = (sorted: number[], p: number) => (sorted.length ? percentile(sorted, p) : NaN);
-
-/** An event body about the size and shape of an order update (about 1.5 KB as delivered). */
-function orderLikeData(i: number, teamId: string): Record<string, unknown> {
-  const at = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    team_id: teamId,
-    user_id: randomUUID(),
-    status: 'collecting_sample',
-    sample_id: `BENCH${String(i).padStart(8, '0')}`,
-    details: { type: 'testkit', data: { id: randomUUID(), shipment: { outbound_tracking_number: `1Z${i}`, outbound_courier: 'usps' } } },
-    events: ['ordered', 'requisition_created', 'transit_customer', 'out_for_delivery', 'with_customer'].map((s, n) => ({
-      id: n + 1,
-      created_at: at,
-      status: `collecting_sample.testkit.${s}`,
-    })),
-    patient_address: { first_line: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
-    lab_test: { id: randomUUID(), slug: 'bench-panel', name: 'Bench panel', sample_type: 'dried blood spot', method: 'testkit' },
-    created_at: at,
-    updated_at: at,
-  };
-}
 
 async function main() {
   const cleanups = cleanupStack();
