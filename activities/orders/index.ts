@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { endpointsPendingFor } from '../../db/queries/webhooks.js';
+import { classifyActivityError } from '../../lib/activity-errors.js';
 import { eventAnnouncer } from '../webhooks/announce.js';
 import {
   criticalResultEventId,
@@ -41,9 +43,9 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
   };
 
   /** The order's results with their metadata (patient, lab, dates), as GET /v3/order/{id}/result serves them. */
-  async function storeResults(orderId: string, results: ResultsInput): Promise<void> {
+  async function storeResults(orderId: string, results: ResultsInput, q: DbOrTx = db): Promise<void> {
     // the order with its patient's client id and its lab's name, in one read
-    const [row] = await db
+    const [row] = await q
       .select({
         order: { patientDetails: orders.patientDetails, lowLevelStatusCreatedAt: orders.lowLevelStatusCreatedAt, sampleId: orders.sampleId },
         clientUserId: users.clientUserId,
@@ -59,7 +61,7 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
     const pd = order.patientDetails ?? {};
     const dob = typeof pd.dob === 'string' ? pd.dob : '';
     const now = new Date();
-    await upsertResults(db, orderId, {
+    await upsertResults(q, orderId, {
       status: results.final ? 'final' : 'partial',
       interpretation: results.interpretation,
       results: results.results,
@@ -76,6 +78,30 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
         interpretation: results.interpretation,
       },
     });
+  }
+
+  /** One step: results first when asked (RESULTS_STORED_WITH_STEP), then the order row, its event and webhook events. */
+  async function recordTransitionIn(q: DbOrTx, input: TransitionActivityInput, payload: OrderPayloadBuilder): Promise<StepsWritten> {
+    if (input.storeResults && input.patch.results) await storeResults(input.orderId, input.patch.results, q);
+    const patch: TransitionPatch = {};
+    const reg = input.patch.registration;
+    if (reg) {
+      Object.assign(patch, {
+        sampleId: reg.sampleId,
+        userId: reg.userId,
+        patientDetails: reg.patientDetails,
+        patientAddress: reg.patientAddress,
+        physician: reg.physician,
+        consents: reg.consents,
+        healthInsurance: reg.healthInsurance,
+      });
+    }
+    if (input.patch.shipment) patch.shipment = input.patch.shipment;
+    if (input.patch.results) {
+      patch.interpretation = input.patch.results.interpretation;
+      patch.hasMissingResults = (input.patch.results.missingResults?.length ?? 0) > 0;
+    }
+    return recordStep(q, { ...input, patch, outbox: { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } }, payload);
   }
 
   return {
@@ -109,40 +135,59 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
       await wakeAfter(written, eventIds);
     },
 
-    async recordTransition(input: {
+    async recordTransition(input: TransitionActivityInput) {
+      const written = await recordTransitionIn(db, input, await orderPayload());
+      logger.debug({ order_id: input.orderId, event_id: input.eventId, status: input.low, appended: written.written }, 'order transition');
+      await wakeAfter(written, [input.outboxEventId, criticalResultEventId(input.outboxEventId)]);
+    },
+
+    /**
+     * A zero-delay simulation's run of steps (workflows since SIMULATED_WALK_IN_ONE_STEP): every job's
+     * steps recorded in order, in ONE transaction, each step with its own event and webhook event exactly
+     * as `recordTransition` writes it; a results job's simulated results generated and stored with its
+     * first step. Idempotent as each step is (a retry finds the events written). All or nothing: on any
+     * error nothing is written, `recorded` is false, and the workflow walks the same steps one activity at
+     * a time, where a refused step stops the order as before.
+     */
+    async recordSimulatedWalk(input: {
       teamId: string;
       orderId: string;
       method: CollectionMethod;
-      eventId: number;
-      low: LowLevelStatus;
-      statusDetail: string | null;
-      outboxEventId: string;
-      patch: { registration?: RegistrationInput | null; shipment?: ShipmentRecord | null; results?: ResultsInput | null };
-      /** Store `patch.results` first (workflows since RESULTS_STORED_WITH_STEP; before, `storeResults` was its own activity). */
-      storeResults?: boolean;
-    }) {
-      if (input.storeResults && input.patch.results) await storeResults(input.orderId, input.patch.results);
-      const patch: TransitionPatch = {};
-      const reg = input.patch.registration;
-      if (reg) {
-        Object.assign(patch, {
-          sampleId: reg.sampleId,
-          userId: reg.userId,
-          patientDetails: reg.patientDetails,
-          patientAddress: reg.patientAddress,
-          physician: reg.physician,
-          consents: reg.consents,
-          healthInsurance: reg.healthInsurance,
+      jobs: SimulatedWalkJob[];
+    }): Promise<{ recorded: boolean; missingSlugs: string[] | null }> {
+      const payload = await orderPayload();
+      const announceIds: string[] = [];
+      const endpoints = new Set<string>();
+      let missingSlugs: string[] | null = null;
+      try {
+        await db.transaction(async (tx) => {
+          for (const job of input.jobs) {
+            const results = job.simulatedResults ? await simulated(tx, input.orderId, job.simulatedResults.final, job.simulatedResults.request) : null;
+            if (results?.final) missingSlugs = (results.missingResults ?? []).map((m) => m.slug);
+            for (const [i, step] of job.steps.entries()) {
+              const withResults = i === 0 && results !== null;
+              const stepInput: TransitionActivityInput = {
+                teamId: input.teamId,
+                orderId: input.orderId,
+                method: input.method,
+                ...step,
+                patch: withResults ? { ...step.patch, results } : step.patch,
+                ...(withResults ? { storeResults: true } : {}),
+              };
+              const written = await recordTransitionIn(tx, stepInput, payload);
+              if (!written.queuedNow) announceIds.push(step.outboxEventId, criticalResultEventId(step.outboxEventId));
+              else for (const e of written.endpoints) endpoints.add(e);
+            }
+          }
         });
+      } catch (err) {
+        // nothing was written; the workflow records the steps one at a time, where errors are classified
+        logger.warn({ order_id: input.orderId, reason: classifyActivityError(err).message }, 'simulated walk not recorded in one step');
+        return { recorded: false, missingSlugs: null };
       }
-      if (input.patch.shipment) patch.shipment = input.patch.shipment;
-      if (input.patch.results) {
-        patch.interpretation = input.patch.results.interpretation;
-        patch.hasMissingResults = (input.patch.results.missingResults?.length ?? 0) > 0;
-      }
-      const written = await recordStep(db, { ...input, patch, outbox: { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } }, await orderPayload());
-      logger.debug({ order_id: input.orderId, event_id: input.eventId, status: input.low, appended: written.written }, 'order transition');
-      await wakeAfter(written, [input.outboxEventId, criticalResultEventId(input.outboxEventId)]);
+      if (announceIds.length) for (const e of await endpointsPendingFor(db, announceIds)) endpoints.add(e);
+      if (endpoints.size) await wakeEndpoints([...endpoints]);
+      return { recorded: true, missingSlugs };
     },
 
     async storeResults(input: { orderId: string; results: ResultsInput }) {
@@ -151,39 +196,64 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
 
     /** Sandbox only: results for the order's lab test markers, shaped as a lab would report them. */
     async simulatedResults(input: { orderId: string; final: boolean; request: SimulationRequest }): Promise<ResultsInput> {
-      // the order's redraw markers and its lab test's expected results, in one read (no marker: one row of nulls)
-      const rows = await db
-        .select({
-          redrawMarkerSlugs: orders.redrawMarkerSlugs,
-          name: markerResults.name,
-          slug: markerResults.slug,
-          providerId: markerResults.providerId,
-          loincCode: loincCodes.code,
-          loincSlug: loincCodes.slug,
-          unit: loincCodes.unit,
-        })
-        .from(orders)
-        .leftJoin(labTestMarkers, eq(labTestMarkers.labTestId, orders.labTestId))
-        .leftJoin(markers, eq(markers.id, labTestMarkers.markerId))
-        .leftJoin(markerResults, eq(markerResults.markerId, markers.id))
-        .leftJoin(loincCodes, eq(loincCodes.id, markerResults.loincId))
-        .where(eq(orders.id, input.orderId))
-        .orderBy(markers.id, markerResults.id);
-      if (rows.length === 0) throw new Error(`order ${input.orderId} not found`);
-      const order = { redrawMarkerSlugs: rows[0]!.redrawMarkerSlugs };
-      const expected = rows.flatMap(({ name, slug, providerId, loincCode, loincSlug, unit }) =>
-        name !== null && slug !== null ? [{ name, slug, providerId, loincCode, loincSlug, unit }] : [],
-      );
-      // a redraw reports only the markers it draws again
-      const drawn = order.redrawMarkerSlugs?.length ? expected.filter((e) => order.redrawMarkerSlugs!.includes(e.slug)) : expected;
-      const simulated = simulateResults(input.orderId, drawn, {
-        interpretation: input.request.interpretation,
-        resultTypes: input.request.resultTypes,
-        hasMissingResults: input.request.hasMissingResults,
-      });
-      return { final: input.final, interpretation: input.request.interpretation, ...simulated };
+      return simulated(db, input.orderId, input.final, input.request);
     },
   };
+}
+
+/** A status change as the workflow sends it to `recordTransition`. */
+interface TransitionActivityInput {
+  teamId: string;
+  orderId: string;
+  method: CollectionMethod;
+  eventId: number;
+  low: LowLevelStatus;
+  statusDetail: string | null;
+  outboxEventId: string;
+  patch: { registration?: RegistrationInput | null; shipment?: ShipmentRecord | null; results?: ResultsInput | null };
+  /** Store `patch.results` first (workflows since RESULTS_STORED_WITH_STEP; before, `storeResults` was its own activity). */
+  storeResults?: boolean;
+}
+
+/** One simulated job of a walk: its steps, and (a results job) the request its results are simulated from. */
+export interface SimulatedWalkJob {
+  steps: Pick<TransitionActivityInput, 'eventId' | 'low' | 'statusDetail' | 'outboxEventId' | 'patch'>[];
+  simulatedResults?: { final: boolean; request: SimulationRequest };
+}
+
+/** Sandbox only: results for the order's lab test markers, shaped as a lab would report them. */
+async function simulated(q: DbOrTx, orderId: string, final: boolean, request: SimulationRequest): Promise<ResultsInput> {
+  // the order's redraw markers and its lab test's expected results, in one read (no marker: one row of nulls)
+  const rows = await q
+    .select({
+      redrawMarkerSlugs: orders.redrawMarkerSlugs,
+      name: markerResults.name,
+      slug: markerResults.slug,
+      providerId: markerResults.providerId,
+      loincCode: loincCodes.code,
+      loincSlug: loincCodes.slug,
+      unit: loincCodes.unit,
+    })
+    .from(orders)
+    .leftJoin(labTestMarkers, eq(labTestMarkers.labTestId, orders.labTestId))
+    .leftJoin(markers, eq(markers.id, labTestMarkers.markerId))
+    .leftJoin(markerResults, eq(markerResults.markerId, markers.id))
+    .leftJoin(loincCodes, eq(loincCodes.id, markerResults.loincId))
+    .where(eq(orders.id, orderId))
+    .orderBy(markers.id, markerResults.id);
+  if (rows.length === 0) throw new Error(`order ${orderId} not found`);
+  const order = { redrawMarkerSlugs: rows[0]!.redrawMarkerSlugs };
+  const expected = rows.flatMap(({ name, slug, providerId, loincCode, loincSlug, unit }) =>
+    name !== null && slug !== null ? [{ name, slug, providerId, loincCode, loincSlug, unit }] : [],
+  );
+  // a redraw reports only the markers it draws again
+  const drawn = order.redrawMarkerSlugs?.length ? expected.filter((e) => order.redrawMarkerSlugs!.includes(e.slug)) : expected;
+  const simulatedNow = simulateResults(orderId, drawn, {
+    interpretation: request.interpretation,
+    resultTypes: request.resultTypes,
+    hasMissingResults: request.hasMissingResults,
+  });
+  return { final, interpretation: request.interpretation, ...simulatedNow };
 }
 
 function ageOn(dob: string, now: Date): number {

@@ -10,7 +10,7 @@ import type { AppointmentChange, LabOrderInput, SimulationRequest } from './defi
 import { type Job, type Outcome, isTestkitState } from './jobs.js';
 import { reservationExpiry } from './reservation.js';
 import { shipmentPatch, type ShipmentRecord } from './shipment.js';
-import { RESERVED_APPOINTMENTS, RESULTS_STORED_WITH_STEP, SIMULATION_BOOKS_APPOINTMENTS, STEPS_AS_LOCAL_ACTIVITIES, acts, localActs, poisonOf, providerRefusal, refused } from './steps.js';
+import { RESERVED_APPOINTMENTS, RESULTS_STORED_WITH_STEP, SIMULATED_WALK_IN_ONE_STEP, SIMULATION_BOOKS_APPOINTMENTS, STEPS_AS_LOCAL_ACTIVITIES, acts, localActs, poisonOf, providerRefusal, refused, type SimulatedWalkJob } from './steps.js';
 
 type TransitionPatch = Parameters<typeof acts.recordTransition>[0]['patch'];
 
@@ -45,6 +45,7 @@ export class OrderRun<S extends TestkitState | DrawState> {
   private appointmentStartAt: number | null = null;
   private reservationsExpire: boolean | null = null;
   private stepActs: typeof acts | null = null;
+  private walkInOneStep: boolean | null = null;
 
   constructor(readonly input: LabOrderInput, readonly lc: Lifecycle<S>, initial: S) {
     this.deadlines = { ...DEFAULT_DEADLINES, ...input.deadlines };
@@ -187,6 +188,68 @@ export class OrderRun<S extends TestkitState | DrawState> {
     const d = this.lc.deadline(this.state, this.deadlines);
     if (!d) return undefined;
     return Math.max(0, (d.from === 'activation' ? this.activationAt : this.legStartedAt) + d.seconds * 1000 - workflowNow());
+  }
+
+  /**
+   * A zero-delay simulation's next steps, as far as they need nothing but recording (no appointment to
+   * book, cancel or confirm): decided here one after another, then recorded by one local activity in one
+   * transaction, each step with its own event and webhook event as `apply` would record it (one workflow
+   * activation instead of one per step). False when the next step needs more, when older histories replay
+   * (SIMULATED_WALK_IN_ONE_STEP), or when the walk was not recorded: the caller then takes the steps one at
+   * a time through `apply`, where a refused step stops the order as it always did.
+   */
+  async walkSimulation(request: SimulationRequest): Promise<boolean> {
+    const { input, lc } = this;
+    if (!this.walkable(this.state, request)) return false;
+    if (!(this.walkInOneStep ??= patched(SIMULATED_WALK_IN_ONE_STEP))) return false;
+    const jobs: SimulatedWalkJob[] = [];
+    let state = this.state;
+    let shipment = this.shipment;
+    let eventId = this.events;
+    let legChanged = false;
+    let finalResults = false;
+    for (let cmd = this.walkable(state, request); cmd; cmd = this.walkable(state, request)) {
+      const d = lc.decide(state, cmd);
+      if (!d.ok) break; // walkable() decided it already; kept for the type
+      if (cmd.kind === 'shipment') {
+        const update = { event: cmd.event, courier: 'usps', trackingNumber: `SIM${input.orderId.slice(0, 8).toUpperCase()}` };
+        shipment = shipmentPatch(shipment, update, uuid4(), new Date(workflowNow()).toISOString());
+      }
+      const steps = d.steps.map((low, i) => ({
+        eventId: ++eventId,
+        low,
+        statusDetail: null,
+        outboxEventId: uuid4(),
+        patch: i === 0 ? { registration: null, shipment } : {},
+      }));
+      jobs.push({ steps, ...(cmd.kind === 'results' ? { simulatedResults: { final: cmd.final, request } } : {}) });
+      if (cmd.kind === 'results' && cmd.final) finalResults = true;
+      legChanged ||= lc.leg(d.next) !== lc.leg(state);
+      state = d.next;
+    }
+    const done = await this.steps().recordSimulatedWalk({ teamId: input.teamId, orderId: input.orderId, method: input.method, jobs });
+    if (!done.recorded) return false;
+    this.state = state;
+    this.shipment = shipment;
+    this.events = eventId;
+    if (finalResults) this.missingSlugs = done.missingSlugs ?? [];
+    if (legChanged) this.legStartedAt = workflowNow();
+    if (this.searchable) {
+      if (this.searchStatusBeforeWait) this.pendingSearchStatus = state.low;
+      else upsertSearchAttributes(searchAttributePairs({ status: state.low }));
+    }
+    return true;
+  }
+
+  /** The simulation's next command from `state`, when recording is all it takes (see walkSimulation). */
+  private walkable(state: S, request: SimulationRequest): OrderCommand | null {
+    const cmd = this.lc.nextTowards(state, request.target);
+    if (!cmd || cmd.kind === 'appointment') return null;
+    const d = this.lc.decide(state, cmd);
+    if (!d.ok || d.steps.length === 0 || d.effects?.length) return null;
+    // activating a reserved appointment confirms it with the provider
+    if (cmd.kind === 'activate' && !isTestkitState(state) && state.reserved && state.appointment === 'scheduled') return null;
+    return cmd;
   }
 
   /** A simulation step as the real outside party would send it (a courier's tracking, a lab's results). */

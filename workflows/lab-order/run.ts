@@ -83,6 +83,8 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
       continue;
     }
     if (simStep && run.simulation) {
+      // steps that need nothing but recording, all at once (older histories: one at a time, below)
+      if (run.simulation.delaySeconds === 0 && (await run.walkSimulation(run.simulation))) continue;
       // a step refused on the way (the sandbox provider had no slot) ends the simulation rather than retrying it
       if (!(await run.apply(await run.simulatedJob(simStep, run.simulation))).ok) run.simulation = null;
       continue;

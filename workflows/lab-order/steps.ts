@@ -2,6 +2,8 @@ import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivit
 import type { createAppointmentActivities } from '../../activities/appointments/index.js';
 import type { createOrderActivities } from '../../activities/orders/index.js';
 
+export type { SimulatedWalkJob } from '../../activities/orders/index.js';
+
 export type OrderActivities = ReturnType<typeof createOrderActivities> & ReturnType<typeof createAppointmentActivities>;
 
 export const acts = proxyActivities<OrderActivities>({
@@ -23,6 +25,12 @@ export const CREATE_IN_ONE_STEP = 'order-created-in-one-local-activity';
  * with regular activities.
  */
 export const STEPS_AS_LOCAL_ACTIVITIES = 'order-steps-as-local-activities';
+/**
+ * A zero-delay simulation records its run of steps (those that need no appointment change) in one local
+ * activity and one transaction, instead of one local activity (and one workflow activation) per step and
+ * one for the simulated results. Older histories walk step by step.
+ */
+export const SIMULATED_WALK_IN_ONE_STEP = 'order-simulated-walk-in-one-local-activity';
 /** Completed orders stay open for corrected results (`completed.<method>.corrected`) for a while. */
 export const CORRECTION_WINDOW = 'order-correction-window';
 
