@@ -23,6 +23,10 @@ describe('workflow replay', () => {
         // recorded before a zero-delay simulation's steps were recorded by one local activity (one per step)
         'lab-order-testkit-registrable-completed-before-simulated-walk',
         'lab-order-walk-in-redraw-available-before-simulated-walk',
+        'lab-order-on-site-completed-before-simulated-walk',
+        'lab-order-walk-in-completed-before-simulated-walk',
+        'lab-order-phlebotomy-completed-before-simulated-walk',
+        'lab-order-phlebotomy-simulated-booking-before-simulated-walk',
         // recorded before results were stored by the activity recording their step (storeResults on its own)
         'lab-order-testkit-registrable-completed-before-results-with-step',
         // recorded before the status search attribute was upserted once before each wait (once per step)
