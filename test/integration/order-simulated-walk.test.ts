@@ -64,6 +64,9 @@ describe('a zero-delay simulation', () => {
     expect(done.events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     // six steps and the simulated results: one local activity (step by step it was seven)
     expect(await localActivitiesAfterSimulate(orderId)).toBe(1);
+    // every patch the order met in one marker (ORDER_PATCHES_2026_11; one per patch before: six here)
+    const history = await stack.temporal.workflow.getHandle(labOrderWorkflowId(orderId)).fetchHistory();
+    expect(history.events?.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toHaveLength(1);
     const [results] = await stack.db.db.select().from(orderResults).where(eq(orderResults.orderId, orderId));
     expect(results?.status).toBe('final');
     expect(Array.isArray(results?.results) && results.results.length).toBeGreaterThan(0);

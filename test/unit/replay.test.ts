@@ -20,6 +20,13 @@ describe('workflow replay', () => {
         'user-deletion-erased',
         'user-deletion-restored',
         'lab-order-testkit-registrable-completed',
+        // recorded before one marker stood for every order patch (ORDER_PATCHES_2026_11): one marker per patch
+        'lab-order-testkit-registrable-completed-api-recorded-before-patch-generation',
+        'lab-order-walk-in-redraw-available-before-patch-generation',
+        'lab-order-phlebotomy-reserved-confirmed-before-patch-generation',
+        'lab-order-phlebotomy-reserved-released-before-patch-generation',
+        'lab-order-on-site-poison-results-before-patch-generation',
+        'lab-order-phlebotomy-partner-draw-before-patch-generation',
         // recorded before a zero-delay simulation's steps were recorded by one local activity (one per step)
         'lab-order-testkit-registrable-completed-before-simulated-walk',
         'lab-order-walk-in-redraw-available-before-simulated-walk',

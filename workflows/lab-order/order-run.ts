@@ -10,7 +10,7 @@ import type { AppointmentChange, LabOrderInput, SimulationRequest } from './defi
 import { type Job, type Outcome, isTestkitState } from './jobs.js';
 import { reservationExpiry } from './reservation.js';
 import { shipmentPatch, type ShipmentRecord } from './shipment.js';
-import { RESERVED_APPOINTMENTS, RESULTS_STORED_WITH_STEP, SIMULATED_WALK_IN_ONE_STEP, SIMULATION_BOOKS_APPOINTMENTS, STEPS_AS_LOCAL_ACTIVITIES, acts, localActs, poisonOf, providerRefusal, refused, type SimulatedWalkJob } from './steps.js';
+import { ORDER_PATCHES_2026_11, RESERVED_APPOINTMENTS, RESULTS_STORED_WITH_STEP, SIMULATED_WALK_IN_ONE_STEP, SIMULATION_BOOKS_APPOINTMENTS, STEPS_AS_LOCAL_ACTIVITIES, acts, localActs, poisonOf, providerRefusal, refused, type SimulatedWalkJob } from './steps.js';
 
 type TransitionPatch = Parameters<typeof acts.recordTransition>[0]['patch'];
 
@@ -47,15 +47,25 @@ export class OrderRun<S extends TestkitState | DrawState> {
   private stepActs: typeof acts | null = null;
   private walkInOneStep: boolean | null = null;
 
+  /** Started on code that has every patch up to ORDER_PATCHES_2026_11 (decided once, at the start). */
+  private readonly current: boolean;
+
   constructor(readonly input: LabOrderInput, readonly lc: Lifecycle<S>, initial: S) {
+    // first, at the workflow's start: on replay of an older history it is false for the whole run
+    this.current = patched(ORDER_PATCHES_2026_11);
     this.deadlines = { ...DEFAULT_DEADLINES, ...input.deadlines };
     this.state = initial;
     this.activationAt = input.activateBy ? Date.parse(`${input.activateBy}T00:00:00Z`) : 0;
   }
 
+  /** Whether a patch from before ORDER_PATCHES_2026_11 applies: always for orders started since, else as recorded. */
+  has(patch: string): boolean {
+    return this.current || patched(patch);
+  }
+
   /** Activities for order steps: local ones for orders started on this code, regular ones on replay of older histories. */
   steps(): typeof acts {
-    return (this.stepActs ??= patched(STEPS_AS_LOCAL_ACTIVITIES) ? localActs : acts);
+    return (this.stepActs ??= this.has(STEPS_AS_LOCAL_ACTIVITIES) ? localActs : acts);
   }
 
   /** Queues a caller's job and waits for its outcome; a refusal is thrown to the caller. */
@@ -140,7 +150,7 @@ export class OrderRun<S extends TestkitState | DrawState> {
         }
       }
       // results are stored with the first status they bring (older histories: by an activity of their own first)
-      const resultsWithStep = !!job.results && decision.steps.length > 0 && patched(RESULTS_STORED_WITH_STEP);
+      const resultsWithStep = !!job.results && decision.steps.length > 0 && this.has(RESULTS_STORED_WITH_STEP);
       if (job.results && !resultsWithStep) await this.steps().storeResults({ orderId: input.orderId, results: job.results });
       if (job.results?.final) this.missingSlugs = (job.results.missingResults ?? []).map((m) => m.slug);
       if (job.shipment) this.shipment = shipmentPatch(this.shipment, job.shipment, uuid4(), new Date(workflowNow()).toISOString());
@@ -157,7 +167,7 @@ export class OrderRun<S extends TestkitState | DrawState> {
     const s = this.state;
     const confirmsReservation = job.cmd.kind === 'activate' && !isTestkitState(s) && s.reserved && s.appointment === 'scheduled';
     this.state = decision.next;
-    if (confirmsReservation && patched(RESERVED_APPOINTMENTS)) await this.confirmReservation();
+    if (confirmsReservation && this.has(RESERVED_APPOINTMENTS)) await this.confirmReservation();
     if (legChanged) this.legStartedAt = workflowNow();
     return { ok: true, low: this.state.low };
   }
@@ -179,7 +189,7 @@ export class OrderRun<S extends TestkitState | DrawState> {
     if (isTestkitState(s)) return null;
     const at = reservationExpiry(s, this.placedAt, this.deadlines.reservationHoldSeconds, this.appointmentStartAt);
     if (at === null) return null;
-    this.reservationsExpire ??= patched(RESERVED_APPOINTMENTS);
+    this.reservationsExpire ??= this.has(RESERVED_APPOINTMENTS);
     return this.reservationsExpire ? at : null;
   }
 
@@ -201,7 +211,7 @@ export class OrderRun<S extends TestkitState | DrawState> {
   async walkSimulation(request: SimulationRequest): Promise<boolean> {
     const { input, lc } = this;
     if (!this.walkable(this.state, request)) return false;
-    if (!(this.walkInOneStep ??= patched(SIMULATED_WALK_IN_ONE_STEP))) return false;
+    if (!(this.walkInOneStep ??= this.has(SIMULATED_WALK_IN_ONE_STEP))) return false;
     const jobs: SimulatedWalkJob[] = [];
     let state = this.state;
     let shipment = this.shipment;
@@ -264,7 +274,7 @@ export class OrderRun<S extends TestkitState | DrawState> {
         return { cmd: { kind: 'processing_error' }, statusDetail: 'processing_error' };
       }
     }
-    if (cmd.kind === 'appointment' && cmd.event === 'scheduled' && patched(SIMULATION_BOOKS_APPOINTMENTS)) {
+    if (cmd.kind === 'appointment' && cmd.event === 'scheduled' && this.has(SIMULATION_BOOKS_APPOINTMENTS)) {
       const type = input.method === 'walk_in_test' ? 'patient_service_center' : 'phlebotomy';
       const bookingKey = await this.steps().sandboxBookingKey({ orderId: input.orderId, type });
       const s = this.state;

@@ -1,4 +1,4 @@
-import { ApplicationFailure, allHandlersFinished, condition, patched, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import type { DrawState } from '../../domain/orders/draw-lifecycle.js';
 import type { Lifecycle } from '../../domain/orders/lifecycle.js';
 import type { LowLevelStatus } from '../../domain/orders/status.js';
@@ -25,7 +25,7 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   // The order row, its first event and the `labtest.order.created` webhook event come into being together.
   const first = lc.afterCreation(run.state);
   try {
-    if (patched(CREATE_IN_ONE_STEP)) {
+    if (run.has(CREATE_IN_ONE_STEP)) {
       // One local activity, one transaction: creation and the steps that follow it at once (an unregistered
       // kit's `awaiting_registration`). The caller waits on this, so it skips the activity task queue.
       const decision = first ? lc.decide(run.state, first) : null;
@@ -50,9 +50,9 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   }
   run.created = true;
   // From here on the order is findable by its search attributes (histories from before set none).
-  run.searchable = patched(SEARCH_ATTRIBUTES_SET);
+  run.searchable = run.has(SEARCH_ATTRIBUTES_SET);
   if (run.searchable) upsertSearchAttributes(searchAttributePairs({ team: input.teamId, method: input.method, user: input.record.userId, status: run.state.low }));
-  run.searchStatusBeforeWait = run.searchable && patched(SEARCH_STATUS_BEFORE_WAIT);
+  run.searchStatusBeforeWait = run.searchable && run.has(SEARCH_STATUS_BEFORE_WAIT);
 
   while (!lc.isTerminal(run.state)) {
     const seenVersion = run.simulationVersion;
@@ -95,10 +95,10 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
 
   run.flushSearchStatus();
   // An initial walk-in order with markers missing gets its redraw, in the same order transaction.
-  if (run.state.low === 'redraw_available' && input.record.transactionId) await startRedraw(input, patched(REDRAW_MISSING_MARKERS) ? run.missingSlugs : null);
+  if (run.state.low === 'redraw_available' && input.record.transactionId) await startRedraw(input, run.has(REDRAW_MISSING_MARKERS) ? run.missingSlugs : null);
 
   // A completed order still takes corrected results for a while.
-  if (lc.takesCorrections(run.state) && run.deadlines.correctionWindowSeconds > 0 && patched(CORRECTION_WINDOW)) {
+  if (lc.takesCorrections(run.state) && run.deadlines.correctionWindowSeconds > 0 && run.has(CORRECTION_WINDOW)) {
     const closesAt = workflowNow() + run.deadlines.correctionWindowSeconds * 1000;
     while (lc.takesCorrections(run.state)) {
       const left = closesAt - workflowNow();

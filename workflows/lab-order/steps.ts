@@ -64,6 +64,16 @@ export const RESULTS_STORED_WITH_STEP = 'order-results-stored-with-step';
 /** Reserved appointments are confirmed with the requisition, and cancelled when it does not come in time (older histories: neither). */
 export const RESERVED_APPOINTMENTS = 'order-reserved-appointments-confirmed-or-expired';
 
+/**
+ * Every order patch above at once. An order started on this code records this one marker (and the SDK's
+ * one `TemporalChangeVersion` search-attribute upsert that goes with each marker) instead of one per patch
+ * it meets: up to nine markers and nine upserts per order, each a history event and a visibility write.
+ * Orders started before it replay (and go on) with each patch decided on its own, as recorded. It covers
+ * only the patches that existed when it was written: a later patch must be checked on its own, with
+ * `patched()`, never through `OrderRun.has`.
+ */
+export const ORDER_PATCHES_2026_11 = 'order-patches-2026-11';
+
 /** A refusal by the scheduling provider (slot full, key expired): the change is refused, the order goes on. */
 export function providerRefusal(err: unknown): string | null {
   const cause = err instanceof ActivityFailure ? err.cause : err;
