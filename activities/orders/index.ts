@@ -8,6 +8,7 @@ import {
   findOrderRecorded,
   recordOrderCreation,
   recordStep,
+  recordStepPipelined,
   upsertResults,
   type NewOrder,
   type OrderPayloadBuilder,
@@ -83,6 +84,11 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
   /** One step: results first when asked (RESULTS_STORED_WITH_STEP), then the order row, its event and webhook events. */
   async function recordTransitionIn(q: DbOrTx, input: TransitionActivityInput, payload: OrderPayloadBuilder): Promise<StepsWritten> {
     if (input.storeResults && input.patch.results) await storeResults(input.orderId, input.patch.results, q);
+    return recordStep(q, { ...input, patch: transitionPatch(input), outbox: { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } }, payload);
+  }
+
+  /** The order row's columns a step sets, from what the workflow sent. */
+  function transitionPatch(input: TransitionActivityInput): TransitionPatch {
     const patch: TransitionPatch = {};
     const reg = input.patch.registration;
     if (reg) {
@@ -101,7 +107,7 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
       patch.interpretation = input.patch.results.interpretation;
       patch.hasMissingResults = (input.patch.results.missingResults?.length ?? 0) > 0;
     }
-    return recordStep(q, { ...input, patch, outbox: { id: input.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } }, payload);
+    return patch;
   }
 
   return {
@@ -161,6 +167,8 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
       let missingSlugs: string[] | null = null;
       try {
         await db.transaction(async (tx) => {
+          // each step's webhook events are awaited after the next step is sent (recordStepPipelined)
+          const queued: { outboxEventId: string; events: Promise<Omit<StepsWritten, 'written'>> }[] = [];
           for (const job of input.jobs) {
             const results = job.simulatedResults ? await simulated(tx, input.orderId, job.simulatedResults.final, job.simulatedResults.request) : null;
             if (results?.final) missingSlugs = (results.missingResults ?? []).map((m) => m.slug);
@@ -172,12 +180,17 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
                 method: input.method,
                 ...step,
                 patch: withResults ? { ...step.patch, results } : step.patch,
-                ...(withResults ? { storeResults: true } : {}),
               };
-              const written = await recordTransitionIn(tx, stepInput, payload);
-              if (!written.queuedNow) announceIds.push(step.outboxEventId, criticalResultEventId(step.outboxEventId));
-              else for (const e of written.endpoints) endpoints.add(e);
+              if (withResults) await storeResults(input.orderId, results, tx);
+              const outbox = { id: step.outboxEventId, eventType: ORDER_EVENT_TYPES.updated };
+              const { events } = await recordStepPipelined(tx, { ...stepInput, patch: transitionPatch(stepInput), outbox }, payload);
+              queued.push({ outboxEventId: step.outboxEventId, events });
             }
+          }
+          for (const { outboxEventId, events } of queued) {
+            const written = await events;
+            if (!written.queuedNow) announceIds.push(outboxEventId, criticalResultEventId(outboxEventId));
+            else for (const e of written.endpoints) endpoints.add(e);
           }
         });
       } catch (err) {

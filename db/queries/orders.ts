@@ -129,6 +129,25 @@ export async function recordStep(db: DbOrTx, input: TransitionInput, buildPayloa
   return { written: read.appended, queuedNow: recorded.length === events.length, endpoints };
 }
 
+/**
+ * `recordStep` for a run of steps in one transaction: the step's webhook events are sent without waiting
+ * for their answer, so they travel with the next step's statement (one round trip and one socket write
+ * fewer per step). The caller awaits `events` before its transaction commits; a failure there fails the
+ * transaction as any statement's would.
+ */
+export async function recordStepPipelined(
+  tx: DbOrTx,
+  input: TransitionInput,
+  buildPayload: OrderPayloadBuilder,
+): Promise<{ written: boolean; events: Promise<Omit<StepsWritten, 'written'>> }> {
+  const now = new Date();
+  const read = await writeStep(tx, stepOf(input, now));
+  const events = await stepEvents(tx, input, read, buildPayload, now);
+  const queued = recordTeamEvents(tx, events).then(({ recorded, endpoints }) => ({ queuedNow: recorded.length === events.length, endpoints }));
+  queued.catch(() => {}); // handled by the caller's await; not an unhandled rejection meanwhile
+  return { written: read.appended, events: queued };
+}
+
 function stepOf(input: Omit<TransitionInput, 'outbox'>, now: Date): Parameters<typeof writeStep>[1] {
   const top = topLevelOf(input.method, input.low);
   return {
