@@ -12,6 +12,7 @@ import {
   upsertResults,
   type NewOrder,
   type OrderPayloadBuilder,
+  type StepContext,
   type StepsWritten,
   type TransitionPatch,
 } from '../../db/queries/orders.js';
@@ -169,6 +170,8 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
         await db.transaction(async (tx) => {
           // each step's webhook events are awaited after the next step is sent (recordStepPipelined)
           const queued: { outboxEventId: string; events: Promise<Omit<StepsWritten, 'written'>> }[] = [];
+          // what the first step read of the lab test, user, team and transaction serves the later ones (light reads)
+          let context: StepContext | undefined;
           for (const job of input.jobs) {
             const results = job.simulatedResults ? await simulated(tx, input.orderId, job.simulatedResults.final, job.simulatedResults.request) : null;
             if (results?.final) missingSlugs = (results.missingResults ?? []).map((m) => m.slug);
@@ -183,7 +186,9 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
               };
               if (withResults) await storeResults(input.orderId, results, tx);
               const outbox = { id: step.outboxEventId, eventType: ORDER_EVENT_TYPES.updated };
-              const { events } = await recordStepPipelined(tx, { ...stepInput, patch: transitionPatch(stepInput), outbox }, payload);
+              const sent = await recordStepPipelined(tx, { ...stepInput, patch: transitionPatch(stepInput), outbox }, payload, context);
+              context = sent.context;
+              const { events } = sent;
               queued.push({ outboxEventId: step.outboxEventId, events });
             }
           }

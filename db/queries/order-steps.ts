@@ -5,7 +5,7 @@ import type { DbOrTx } from '../client.js';
 import { appointments, idempotencyKeys, orderEvents, orderTransactions, orders, teams, users } from '../schema/index.js';
 import { rowFromJson } from './json-rows.js';
 import { cacheLabTestView, cachedLabTestView, labTestJson, labTestViewFromJson } from './lab-test-view.js';
-import { transactionMember, transactionView } from './order-transactions.js';
+import { transactionMember, transactionView, type TransactionMember } from './order-transactions.js';
 import type { OrderPayloadRows } from './order-view.js';
 
 /**
@@ -74,6 +74,46 @@ function readColumns(teamId: Placeholder, knownLabTestVersion: Placeholder): SQL
   where cur.o is not null`;
 }
 
+/**
+ * The light read of a step in a run of steps (one transaction, `StepContext`): the order row and its events
+ * only; what cannot change within the run (the lab test, the user, the team's setting, the appointment, the
+ * other orders of the transaction) comes from the run's first step.
+ */
+function lightReadColumns(): SQL {
+  return sql`
+    (select count(*) from ev)::int as appended,
+    cur.o as "order",
+    (select jsonb_agg(e.v order by e.n) from (
+       select to_jsonb(x) v, x.id n from ${orderEvents} x where x.order_id = (cur.o->>'id')::uuid
+       union all select to_jsonb(ev) v, ev.id n from ev) e) as events
+  from cur
+  where cur.o is not null`;
+}
+
+/**
+ * What a step read that the next steps of the same run, in the same transaction, need not read again. The
+ * other orders of its transaction could change meanwhile only by a concurrent write, which the payload of a
+ * step sent a moment later would show anyway.
+ */
+export interface StepContext {
+  labTest: Record<string, unknown>;
+  members: TransactionMember[];
+  appointmentId: string | null;
+  user: StepRead['user'];
+  partialWebhooks: boolean;
+}
+
+/** The context a step's read gives the next steps of its run. */
+export function stepContext(read: StepRead): StepContext {
+  return {
+    labTest: read.rows.labTest,
+    members: read.rows.transaction?.orders ?? [],
+    appointmentId: read.rows.appointmentId,
+    user: read.user,
+    partialWebhooks: read.partialWebhooks,
+  };
+}
+
 type ReadRow = {
   appended: number;
   order: Record<string, unknown>;
@@ -113,6 +153,25 @@ function stepRead(row: ReadRow | undefined, orderId: string, known: { version: s
   };
 }
 
+function lightStepRead(row: Pick<ReadRow, 'appended' | 'order' | 'events'> | undefined, orderId: string, context: StepContext): StepRead {
+  if (!row) throw new Error(`order ${orderId} not found while building its event`);
+  const order = rowFromJson(orders, row.order);
+  // the order keeps its place among its transaction's orders (by creation): only its own entry changes
+  const members = context.members.map((m) => (m.id === order.id ? transactionMember(order) : m));
+  return {
+    appended: row.appended > 0,
+    rows: {
+      order,
+      events: (row.events ?? []).map((e) => rowFromJson(orderEvents, e)),
+      labTest: context.labTest,
+      transaction: members.length ? transactionView(order.transactionId, members) : null,
+      appointmentId: context.appointmentId,
+    },
+    user: context.user,
+    partialWebhooks: context.partialWebhooks,
+  };
+}
+
 const knownView = (labTestId: string | undefined) => (labTestId ? cachedLabTestView(labTestId) : null);
 
 /** Builds statements only (never runs one): their text is rendered once per shape (compiled.ts). */
@@ -120,7 +179,8 @@ const builder = drizzle.mock();
 const p = (name: string) => sql.placeholder(name);
 
 /** `writeStep`'s statement for the columns it sets (its shape); every value a placeholder. */
-const stepStatement = compiledByShape((shape) => {
+const stepStatement = compiledByShape((shapeAndRead) => {
+  const [shape = '', read] = shapeAndRead.split('|');
   const set = Object.fromEntries(shape.split(',').map((key) => [key, p(`set.${key}`)])) as unknown as Partial<OrderInsert>;
   const ev = builder
     .insert(orderEvents)
@@ -135,7 +195,7 @@ const stepStatement = compiledByShape((shape) => {
   return sql`
     with ev as (${ev.getSQL()}), upd as (${upd.getSQL()}),
     cur as (select coalesce((select to_jsonb(upd) from upd), (select to_jsonb(o) from ${orders} o where o.id = ${p('orderId')} and ${sameTeam(sql`o.team_id`, p('teamId'))})) as o)
-    select ${readColumns(p('teamId'), p('knownLabTest'))}`;
+    select ${read === 'light' ? lightReadColumns() : readColumns(p('teamId'), p('knownLabTest'))}`;
 });
 
 /**
@@ -145,11 +205,13 @@ const stepStatement = compiledByShape((shape) => {
 export async function writeStep(
   db: DbOrTx,
   input: { teamId: string; orderId: string; eventId: number; status: string; statusDetail: string | null; set: Partial<OrderInsert>; now: Date },
+  /** The run's first step's context (same transaction): the light read. */
+  context?: StepContext,
 ): Promise<StepRead> {
   const { teamId, orderId, now } = input;
-  const known = knownView(labTestOfOrder.get(orderId));
+  const known = context ? null : knownView(labTestOfOrder.get(orderId));
   const set = Object.entries(input.set).filter(([, v]) => v !== undefined);
-  const statement = stepStatement(set.map(([key]) => key).join(','));
+  const statement = stepStatement(`${set.map(([key]) => key).join(',')}|${context ? 'light' : 'full'}`);
   const rows = await runBound<ReadRow>(
     db,
     statement({
@@ -160,10 +222,10 @@ export async function writeStep(
       status: input.status,
       statusDetail: input.statusDetail,
       now,
-      knownLabTest: known?.version ?? null,
+      ...(context ? {} : { knownLabTest: known?.version ?? null }),
     }),
   );
-  return stepRead(rows[0], orderId, known);
+  return context ? lightStepRead(rows[0], orderId, context) : stepRead(rows[0], orderId, known);
 }
 
 /** `writeCreation`'s statement for the columns the new order has, whether it opens its transaction and has an idempotency key. */

@@ -4,10 +4,11 @@ import { topLevelOf } from '../../domain/orders/status.js';
 import type { DbOrTx } from '../client.js';
 import { idempotencyKeys, labTests, orderEvents, orderResults, orders, webhookDeliveries, type ShipmentData } from '../schema/index.js';
 import { recordTeamEvents, type NewTeamEvent } from './events.js';
-import { writeCreation, writeStep, type StepRead } from './order-steps.js';
+import { stepContext, writeCreation, writeStep, type StepContext, type StepRead } from './order-steps.js';
 import type { OrderPayloadRows } from './order-view.js';
 import { transactionIdOf, uuidFrom } from '../../domain/orders/ids.js';
 
+export type { StepContext } from './order-steps.js';
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
 export type NewOrder = Omit<typeof orders.$inferInsert, 'status' | 'lowLevelStatus' | 'lowLevelStatusCreatedAt' | 'createdAt' | 'updatedAt' | 'transactionId'> & {
@@ -139,13 +140,18 @@ export async function recordStepPipelined(
   tx: DbOrTx,
   input: TransitionInput,
   buildPayload: OrderPayloadBuilder,
-): Promise<{ written: boolean; events: Promise<Omit<StepsWritten, 'written'>> }> {
+  /**
+   * The context the run's first step gave (`context` of its answer): later steps read only the order and its
+   * events. Only for runs whose steps change neither the order's user nor its appointment (a simulated walk).
+   */
+  context?: StepContext,
+): Promise<{ written: boolean; events: Promise<Omit<StepsWritten, 'written'>>; context: StepContext }> {
   const now = new Date();
-  const read = await writeStep(tx, stepOf(input, now));
+  const read = await writeStep(tx, stepOf(input, now), context);
   const events = await stepEvents(tx, input, read, buildPayload, now);
   const queued = recordTeamEvents(tx, events).then(({ recorded, endpoints }) => ({ queuedNow: recorded.length === events.length, endpoints }));
   queued.catch(() => {}); // handled by the caller's await; not an unhandled rejection meanwhile
-  return { written: read.appended, events: queued };
+  return { written: read.appended, events: queued, context: context ?? stepContext(read) };
 }
 
 function stepOf(input: Omit<TransitionInput, 'outbox'>, now: Date): Parameters<typeof writeStep>[1] {

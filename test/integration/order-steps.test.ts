@@ -12,7 +12,9 @@ import {
   findOrderRecorded,
   recordOrderCreation,
   recordStep,
+  recordStepPipelined,
   type OrderPayloadBuilder,
+  type StepContext,
   type TransitionInput,
 } from '../../db/queries/orders.js';
 import { createTeam } from '../../db/queries/teams.js';
@@ -179,6 +181,43 @@ describe('order steps: one statement writes a step and reads its payload', () =>
     expect(outbox).toHaveLength(6); // created, 4 updates, critical
     const deliveries = await handle.db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.eventId, outbox.map((r) => r.id)));
     expect(deliveries).toHaveLength(6);
+  });
+
+  it('a run of steps in one transaction (later steps read only the order and its events) gives each step the payload GET gives', async () => {
+    const o = await newOrder();
+    const { build, last } = recordingBuilder();
+    await recordOrderCreation(handle.db, o.record, null, { id: randomUUID(), eventType: 'labtest.order.created' }, build);
+    const steps: TransitionInput[] = [
+      step(o, 2, 'requisition_created'),
+      step(o, 3, 'transit_customer', {
+        shipment: { id: 'sh', outbound_courier: 'usps', outbound_tracking_number: 'T1', outbound_tracking_url: null, inbound_courier: null, inbound_tracking_number: null, inbound_tracking_url: null, notes: null } as never,
+      }),
+      step(o, 4, 'delivered_to_lab'),
+      step(o, 5, 'completed', { interpretation: 'critical', hasMissingResults: true }),
+    ];
+    const payloads: string[] = [];
+    await handle.db.transaction(async (tx) => {
+      let context: StepContext | undefined;
+      const queued = [];
+      for (const s of steps) {
+        const sent = await recordStepPipelined(tx, s, build, context);
+        expect(sent.written).toBe(true);
+        if (context) expect(sent.context).toBe(context); // the first step's read serves the run
+        context = sent.context;
+        queued.push(sent.events);
+        // the order as GET would return it at this step, read in the same transaction
+        const view = await orderView(tx, o.team.teamId, o.id, loadLabTestViews, () => Promise.resolve(signer));
+        expect(JSON.stringify(last())).toBe(JSON.stringify(view));
+        payloads.push(JSON.stringify(view));
+      }
+      for (const events of queued) expect(await events).toEqual({ queuedNow: true, endpoints: [o.endpointId] });
+    });
+    for (const [i, s] of steps.entries()) {
+      const [stored] = await handle.db.select({ data: outboxEvents.data }).from(outboxEvents).where(eq(outboxEvents.id, s.outbox.id));
+      expect(stored!.data).toEqual(JSON.parse(payloads[i]!));
+    }
+    const [critical] = await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, criticalResultEventId(steps[3]!.outbox.id)));
+    expect(critical).toMatchObject({ eventType: 'labtest.result.critical', subjectId: o.id, clientUserId: o.user.clientUserId });
   });
 
   it('a step after the lab test, its markers or its lab changed carries the change (the cached view is never stale)', async () => {
