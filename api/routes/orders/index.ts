@@ -18,11 +18,10 @@ import {
 import type { AppEnv } from '../../env.js';
 import { HttpError, ValidationError, badRequest, notFound } from '../../errors.js';
 import { parse, parseJsonBody, parseQuery, readJson } from '../../validation.js';
-import { checkedAoeAnswers } from '../lab-tests/aoe.js';
 import { checkOrderSurroundings } from '../lab-accounts/order-checks.js';
 import { servicePhysicianFor } from '../../../domain/lab-accounts/physicians.js';
 import { orderPhysician } from '../../../domain/physician.js';
-import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
+import { aoeAnswersFor, checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
 import type { OrdersDeps } from './deps.js';
 import { orderDocumentsRoutes } from './documents.js';
 import { ORDER_MISSING, THIS_ORDER_MISSING } from './responses.js';
@@ -66,7 +65,7 @@ export function ordersRoutes(deps: OrdersDeps) {
   app.post('/order/testkit', async (c) => {
     const body = await parseJsonBody(c, createTestkitOrderBody);
     const teamId = c.get('teamId');
-    const { method, test } = await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id, body.lab_account_id);
+    const { method, test, accounts } = await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id, body.lab_account_id);
     if (method !== 'testkit') throw badRequest(`Lab test ${body.lab_test_id} is collected by ${method}, not by a testkit`);
     // The same lab-account checks as POST /v3/order (README "Lab accounts"): the account given or resolved,
     // delegation (no physician can be named here, so a delegated account past its grace refuses), billing.
@@ -80,6 +79,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       billingType: 'client_bill',
       now: new Date(),
       network: deps.serviceNetwork,
+      accounts,
     });
     const result = await startOrder(
       c,
@@ -113,13 +113,13 @@ export function ordersRoutes(deps: OrdersDeps) {
     }
     const labTestId = body.order_set?.lab_test_ids?.[0] ?? body.lab_test_id!;
     const labAccountId = body.lab_account_id ?? body.order_set?.lab_account_id ?? null;
-    const { method, test } = await checkOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId);
+    const { method, test, refs, accounts } = await checkOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId);
     if (body.collection_method && body.collection_method !== method) {
       throw new ValidationError([
         { loc: ['body', 'collection_method'], msg: `the lab test is collected by ${method}`, type: 'value_error' },
       ]);
     }
-    const aoeAnswers = await checkedAoeAnswers(db, labTestId, body.aoe_answers ?? []);
+    const aoeAnswers = aoeAnswersFor(refs.markers, body.aoe_answers ?? []);
     // The lab account (given or resolved), delegation, billing, insurance and ICD-10 checks (README "Lab accounts").
     const around = await checkOrderSurroundings(db, {
       teamId,
@@ -133,6 +133,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       healthInsurance: (body.health_insurance as { payor_code?: string | null } | null | undefined) ?? null,
       now: new Date(),
       network: deps.serviceNetwork,
+      accounts,
     });
     const pd = body.patient_details;
     const result = await startOrder(
