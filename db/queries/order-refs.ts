@@ -1,8 +1,9 @@
 /**
  * What a new order refers to, read in one statement (issue 16): the user, the lab test (visible to the
- * team), the lab test's markers with their questions, the team's lab accounts and the labs whose platform
- * accounts the order may use. Order creation checked these with six statements before (findUser,
- * findVisibleLabTest, markersOfLabTests, findLabAccount, and resolveLabAccount's two reads); each read
+ * team), the lab test's markers with their questions, the team's lab accounts, the labs whose platform
+ * accounts the order may use and the request's idempotency key. Order creation read these with up to seven
+ * statements before (findIdempotencyKey, findUser, findVisibleLabTest, markersOfLabTests, findLabAccount,
+ * and resolveLabAccount's two reads); each read
  * cost the API a round trip and drizzle's rendering, and Postgres a statement. The answers are the same
  * rows those functions return (test/integration/order-create-refs.test.ts compares them), so every check
  * and every refusal built on them stays as it was.
@@ -30,9 +31,12 @@ export interface OrderRefs {
   platform: LabAccount | null;
   /** The platform accounts of every lab: only when asked for (`allLabs`), else empty. */
   allPlatform: LabAccount[];
+  /** The team's idempotency key asked for (`idempotencyKey`), as `findIdempotencyKey` finds it, or null. */
+  idempotency: { orderId: string; requestHash: string } | null;
 }
 
-// $1 team, $2 user, $3 lab test, $4 whether every lab's platform account is wanted (a lab_account_id given).
+// $1 team, $2 user, $3 lab test, $4 whether every lab's platform account is wanted (a lab_account_id given),
+// $5 the request's idempotency key (null: none).
 const TEXT = `with t as (
   select "id", "method", "status", "lab_id" from "lab_tests" where "id" = $3 and ("team_id" is null or "team_id" = $1) limit 1
 )
@@ -43,7 +47,9 @@ select
      from t join "lab_test_markers" ltm on ltm."lab_test_id" = t."id" join "markers" m on m."id" = ltm."marker_id") as "markers",
   (select coalesce(json_agg(a order by a."created_at", a."id"), '[]') from "lab_accounts" a where a."team_id" = $1) as "accounts",
   (select coalesce(json_agg(json_build_object('id', l."id", 'slug', l."slug", 'name', l."name") order by l."id"), '[]')
-     from "labs" l where $4::boolean or l."id" = (select "lab_id" from t)) as "labs"`;
+     from "labs" l where $4::boolean or l."id" = (select "lab_id" from t)) as "labs",
+  (select json_build_object('order_id', k."order_id", 'request_hash', k."request_hash") from "idempotency_keys" k
+     where k."team_id" = $1 and k."key" = $5::text limit 1) as "idempotency"`;
 
 interface Row extends Record<string, unknown> {
   user: { id: string; deleted_at: string | null } | null;
@@ -51,6 +57,7 @@ interface Row extends Record<string, unknown> {
   markers: AoeMarker[];
   accounts: AccountJson[];
   labs: { id: number; slug: string; name: string }[];
+  idempotency: { order_id: string; request_hash: string } | null;
 }
 
 /** A `lab_accounts` row as `row_to_json` writes it (snake_case keys, timestamps as ISO text). */
@@ -93,9 +100,10 @@ export async function findOrderRefs(
   teamId: string,
   userId: string,
   labTestId: string,
-  options: { allLabs?: boolean } = {},
+  options: { allLabs?: boolean; idempotencyKey?: string | null } = {},
 ): Promise<OrderRefs> {
-  const [row] = await runBound<Row>(db, { text: TEXT, params: [teamId, userId, labTestId, options.allLabs ?? false] });
+  const params = [teamId, userId, labTestId, options.allLabs ?? false, options.idempotencyKey ?? null];
+  const [row] = await runBound<Row>(db, { text: TEXT, params });
   const r = row!;
   const test = r.test ? { id: r.test.id, method: r.test.method, status: r.test.status, labId: r.test.lab_id } : null;
   const labs = r.labs.map((lab) => ({ lab, account: platformAccount(lab) }));
@@ -107,5 +115,6 @@ export async function findOrderRefs(
     teamAccounts: r.accounts.map((a) => toLabAccount(accountRow(a))),
     platform: atLab?.account ?? null,
     allPlatform: options.allLabs ? labs.map((l) => l.account) : [],
+    idempotency: r.idempotency ? { orderId: r.idempotency.order_id, requestHash: r.idempotency.request_hash } : null,
   };
 }

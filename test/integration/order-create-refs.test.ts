@@ -9,10 +9,10 @@ import { createDb, type DbHandle } from '../../db/client.js';
 import { markersOfLabTests } from '../../db/queries/catalog.js';
 import { createLabAccount, findLabAccount, platformAccounts, resolveLabAccount } from '../../db/queries/lab-accounts.js';
 import { findOrderRefs } from '../../db/queries/order-refs.js';
-import { findVisibleLabTest } from '../../db/queries/orders.js';
+import { findIdempotencyKey, findVisibleLabTest } from '../../db/queries/orders.js';
 import { createTeam } from '../../db/queries/teams.js';
 import { findUser } from '../../db/queries/users.js';
-import { labTests, markers, users } from '../../db/schema/index.js';
+import { idempotencyKeys, labTests, markers, users } from '../../db/schema/index.js';
 import { chooseLabAccount } from '../../domain/lab-accounts/resolution.js';
 import { testkitLabTest } from '../support/catalog-fixture.js';
 
@@ -88,6 +88,15 @@ describe('findOrderRefs', () => {
         }
       }
     }
+    // the request's idempotency key, as findIdempotencyKey finds it (the team's own only)
+    const orderId = randomUUID();
+    await db.insert(idempotencyKeys).values({ teamId: w.team.teamId, key: 'k-1', requestHash: 'h-1', orderId });
+    for (const [teamId, key] of [[w.team.teamId, 'k-1'], [w.team.teamId, 'k-2'], [w.other.teamId, 'k-1'], [w.team.teamId, null]] as const) {
+      const refs = await findOrderRefs(db, teamId, w.user.id, w.labTestId, { idempotencyKey: key });
+      const found = key === null ? null : await findIdempotencyKey(db, teamId, key);
+      expect(refs.idempotency).toEqual(found ? { orderId: found.orderId, requestHash: found.requestHash } : null);
+    }
+    expect((await findOrderRefs(db, w.team.teamId, w.user.id, w.labTestId, { idempotencyKey: 'k-1' })).idempotency).toEqual({ orderId, requestHash: 'h-1' });
     // another team's accounts are never among the team's
     const theirs = await findOrderRefs(db, w.other.teamId, w.strange.id, w.foreign.labTestId);
     expect(theirs.teamAccounts.map((a) => a.id)).toEqual([w.theirs.id]);

@@ -4,7 +4,7 @@ import { isInvalidData } from '../../../domain/failures.js';
 import type { Context } from 'hono';
 import type { NewOrder } from '../../../db/queries/orders.js';
 import { findIdempotencyKey, recordOrderCreation } from '../../../db/queries/orders.js';
-import { findOrderRefs } from '../../../db/queries/order-refs.js';
+import { findOrderRefs, type OrderRefs } from '../../../db/queries/order-refs.js';
 import { orderPayloadBuilder, orderView, type ClientFacingOrder } from '../../../db/queries/order-view.js';
 import { checkAoeAnswers, type AoeAnswer, type AoeMarker } from '../../../domain/orders/aoe.js';
 import { requestHash, transactionIdOf, uuidFrom } from '../../../domain/orders/ids.js';
@@ -40,8 +40,17 @@ export async function checkOrderRefs(
   /** Imported orders may name a lab account still being set up (`PENDING`). */
   options: { allowPendingAccount?: boolean } = {},
 ) {
+  return checkedOrderRefs(await readOrderRefs(deps, teamId, userId, labTestId, labAccountId), labTestId, labAccountId, options);
+}
+
+/** The read of `checkOrderRefs`, with the request's idempotency key when it has one (POST /v3/order). */
+export function readOrderRefs(deps: OrdersDeps, teamId: string, userId: string, labTestId: string, labAccountId?: string | null, idempotencyKey?: string) {
   // every lab's platform account only when an account is named (findLabAccount looked among them all)
-  const refs = await findOrderRefs(deps.db, teamId, userId, labTestId, { allLabs: Boolean(labAccountId) });
+  return findOrderRefs(deps.db, teamId, userId, labTestId, { allLabs: Boolean(labAccountId), idempotencyKey: idempotencyKey ?? null });
+}
+
+/** The checks of `checkOrderRefs` on what `readOrderRefs` read. */
+export function checkedOrderRefs(refs: OrderRefs, labTestId: string, labAccountId?: string | null, options: { allowPendingAccount?: boolean } = {}) {
   const { user, test } = refs;
   if (!user || user.deletedAt) throw notFound('User does not exist on this team');
   if (!test) throw notFound('Lab test not found');

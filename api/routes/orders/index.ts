@@ -1,7 +1,7 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
 import { and, eq } from 'drizzle-orm';
-import { findIdempotencyKey, findOrder, listOrders } from '../../../db/queries/orders.js';
+import { findOrder, listOrders } from '../../../db/queries/orders.js';
 import { orderView, orderViews } from '../../../db/queries/order-view.js';
 import { findUser } from '../../../db/queries/users.js';
 import { orders } from '../../../db/schema/index.js';
@@ -21,7 +21,7 @@ import { parse, parseJsonBody, parseQuery, readJson } from '../../validation.js'
 import { checkOrderSurroundings } from '../lab-accounts/order-checks.js';
 import { servicePhysicianFor } from '../../../domain/lab-accounts/physicians.js';
 import { orderPhysician } from '../../../domain/physician.js';
-import { aoeAnswersFor, checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
+import { aoeAnswersFor, checkOrderRefs, checkedOrderRefs, idempotencyConflict, readOrderRefs, idempotencyKeyOf, startOrder } from './create.js';
 import type { OrdersDeps } from './deps.js';
 import { orderDocumentsRoutes } from './documents.js';
 import { ORDER_MISSING, THIS_ORDER_MISSING } from './responses.js';
@@ -106,14 +106,16 @@ export function ordersRoutes(deps: OrdersDeps) {
     const body = await parseJsonBody(c, createOrderBody);
     const teamId = c.get('teamId');
     const idempotency = idempotencyKeyOf(c, body);
+    const labTestId = body.order_set?.lab_test_ids?.[0] ?? body.lab_test_id!;
+    const labAccountId = body.lab_account_id ?? body.order_set?.lab_account_id ?? null;
+    // the key and what the order refers to in one read; the key is answered first, as before
+    const read = await readOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId, idempotency?.key);
     if (idempotency) {
-      const seen = await findIdempotencyKey(db, teamId, idempotency.key);
+      const seen = read.idempotency;
       if (seen && seen.requestHash !== idempotency.requestHash) throw idempotencyConflict();
       if (seen) return c.json(await respond(teamId, seen.orderId, 'Order created successfully'));
     }
-    const labTestId = body.order_set?.lab_test_ids?.[0] ?? body.lab_test_id!;
-    const labAccountId = body.lab_account_id ?? body.order_set?.lab_account_id ?? null;
-    const { method, test, refs, accounts } = await checkOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId);
+    const { method, test, refs, accounts } = checkedOrderRefs(read, labTestId, labAccountId);
     if (body.collection_method && body.collection_method !== method) {
       throw new ValidationError([
         { loc: ['body', 'collection_method'], msg: `the lab test is collected by ${method}`, type: 'value_error' },
