@@ -10,7 +10,7 @@ import { resolveLabAccount } from '../../../db/queries/lab-accounts.js';
 import { normalizeIcd10, validateIcdCodes } from '../../../domain/icd10/validate.js';
 import { orderingPhysician, type DelegationPolicy } from '../../../domain/lab-accounts/delegation.js';
 import { isValidNpi, type NetworkPhysician, type Physician } from '../../../domain/lab-accounts/physicians.js';
-import { billingRefusal, type Purpose } from '../../../domain/lab-accounts/resolution.js';
+import { billingRefusal, chooseLabAccount, type Purpose } from '../../../domain/lab-accounts/resolution.js';
 import type { BillingType, LabAccount } from '../../../domain/lab-accounts/types.js';
 import { HttpError, ValidationError } from '../../errors.js';
 
@@ -31,6 +31,11 @@ export interface OrderSurroundingsInput {
   policy?: DelegationPolicy;
   /** The service's physicians (domain/physician.ts), for orders they sign. */
   network?: readonly NetworkPhysician[];
+  /**
+   * The accounts resolution chooses from, when the caller read them already (order creation reads them
+   * with the user and lab test in one statement: db/queries/order-refs.ts); else they are read here.
+   */
+  accounts?: { team: LabAccount[]; platform: LabAccount | null };
 }
 
 export interface OrderSurroundings {
@@ -53,7 +58,9 @@ export async function checkOrderSurroundings(db: DbOrTx, input: OrderSurrounding
   const imported = input.purpose === 'import';
   const icd = imported ? null : checkIcdCodes(input.icdCodes, input.billingType);
 
-  const resolved = await resolveLabAccount(db, input.teamId, input.labId, { labAccountId: input.labAccountId, purpose: input.purpose ?? 'order' });
+  const resolved = input.accounts
+    ? chooseLabAccount({ labId: input.labId, teamAccounts: input.accounts.team, platform: input.accounts.platform, requestedId: input.labAccountId, purpose: input.purpose ?? 'order' })
+    : await resolveLabAccount(db, input.teamId, input.labId, { labAccountId: input.labAccountId, purpose: input.purpose ?? 'order' });
   if (!resolved.ok) throw new HttpError(resolved.status, resolved.detail);
   const { account } = resolved;
 

@@ -4,9 +4,9 @@ import { isInvalidData } from '../../../domain/failures.js';
 import type { Context } from 'hono';
 import type { NewOrder } from '../../../db/queries/orders.js';
 import { findIdempotencyKey, recordOrderCreation } from '../../../db/queries/orders.js';
-import { findLabAccount } from '../../../db/queries/lab-accounts.js';
+import { findOrderRefs, type OrderRefs } from '../../../db/queries/order-refs.js';
 import { orderPayloadBuilder, orderView, type ClientFacingOrder } from '../../../db/queries/order-view.js';
-import { findUser } from '../../../db/queries/users.js';
+import { checkAoeAnswers, type AoeAnswer, type AoeMarker } from '../../../domain/orders/aoe.js';
 import { requestHash, transactionIdOf, uuidFrom } from '../../../domain/orders/ids.js';
 import { stepsAfterCreation } from '../../../domain/orders/lifecycles.js';
 import { COLLECTION_METHODS, ORDER_EVENT_TYPES, type CollectionMethod } from '../../../domain/orders/status.js';
@@ -19,14 +19,17 @@ import {
   type LabOrderInput,
 } from '../../../workflows/lab-order/definitions.js';
 import type { AppEnv } from '../../env.js';
-import { HttpError, badRequest, notFound } from '../../errors.js';
+import { HttpError, ValidationError, badRequest, notFound } from '../../errors.js';
 import type { OrdersDeps } from './deps.js';
 
 export const CREATED_MESSAGE = 'Order created successfully';
 
 /**
  * Checks what an order refers to: a live user of the team, an active lab test it may order and,
- * when given, one of the team's own active lab accounts at that test's lab.
+ * when given, one of the team's own active lab accounts at that test's lab (or a platform account).
+ * Everything is read in one statement (db/queries/order-refs.ts); the checks run in the order they always
+ * did, so the first refusal is the same. The lab test's markers (for `aoe_answers`) and the accounts that
+ * lab-account resolution chooses from come back with it (`refs`), for the caller's later checks.
  */
 export async function checkOrderRefs(
   deps: OrdersDeps,
@@ -37,21 +40,43 @@ export async function checkOrderRefs(
   /** Imported orders may name a lab account still being set up (`PENDING`). */
   options: { allowPendingAccount?: boolean } = {},
 ) {
-  const user = await findUser(deps.db, teamId, userId);
+  return checkedOrderRefs(await readOrderRefs(deps, teamId, userId, labTestId, labAccountId), labTestId, labAccountId, options);
+}
+
+/** The read of `checkOrderRefs`, with the request's idempotency key when it has one (POST /v3/order). */
+export function readOrderRefs(deps: OrdersDeps, teamId: string, userId: string, labTestId: string, labAccountId?: string | null, idempotencyKey?: string) {
+  // every lab's platform account only when an account is named (findLabAccount looked among them all)
+  return findOrderRefs(deps.db, teamId, userId, labTestId, { allLabs: Boolean(labAccountId), idempotencyKey: idempotencyKey ?? null });
+}
+
+/** The checks of `checkOrderRefs` on what `readOrderRefs` read. */
+export function checkedOrderRefs(refs: OrderRefs, labTestId: string, labAccountId?: string | null, options: { allowPendingAccount?: boolean } = {}) {
+  const { user, test } = refs;
   if (!user || user.deletedAt) throw notFound('User does not exist on this team');
-  const test = await deps.findLabTest(teamId, labTestId);
   if (!test) throw notFound('Lab test not found');
   if (test.status !== 'active') throw badRequest(`Lab test ${labTestId} is not active`);
   const method = COLLECTION_METHODS.find((m) => m === test.method);
   if (!method) throw badRequest(`Lab test ${labTestId} has an unknown collection method ${test.method}`);
   if (labAccountId) {
-    const account = await findLabAccount(deps.db, teamId, labAccountId);
+    // as findLabAccount: the team's own account with this id, else the platform account with this id
+    const account = refs.teamAccounts.find((a) => a.id === labAccountId) ?? refs.allPlatform.find((a) => a.id === labAccountId) ?? null;
     if (!account) throw notFound('Lab account not found');
     const usable = account.status === 'active' || (options.allowPendingAccount && account.status.toLowerCase() === 'pending');
     if (!usable) throw badRequest(`Lab account ${labAccountId} is not active`);
     if (account.labId !== test.labId) throw badRequest(`Lab account ${labAccountId} is not at the lab of lab test ${labTestId}`);
   }
-  return { user, test, method };
+  return { user, test, method, refs, accounts: { team: refs.teamAccounts, platform: refs.platform } };
+}
+
+/**
+ * The `aoe_answers` of a new order, checked against its lab test's markers (as `checkedAoeAnswers` of
+ * api/routes/lab-tests/aoe.ts, with the markers `checkOrderRefs` read): 422 naming every problem, the
+ * answers in marker and question order, or null when the order carries none.
+ */
+export function aoeAnswersFor(markers: AoeMarker[], answers: AoeAnswer[]): AoeAnswer[] | null {
+  const checked = checkAoeAnswers(markers, answers);
+  if (checked.issues.length > 0) throw new ValidationError(checked.issues);
+  return checked.answers.length > 0 ? checked.answers : null;
 }
 
 /**

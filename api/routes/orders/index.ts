@@ -1,7 +1,7 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
 import { and, eq } from 'drizzle-orm';
-import { findIdempotencyKey, findOrder, listOrders } from '../../../db/queries/orders.js';
+import { findOrder, listOrders } from '../../../db/queries/orders.js';
 import { orderView, orderViews } from '../../../db/queries/order-view.js';
 import { findUser } from '../../../db/queries/users.js';
 import { orders } from '../../../db/schema/index.js';
@@ -18,11 +18,10 @@ import {
 import type { AppEnv } from '../../env.js';
 import { HttpError, ValidationError, badRequest, notFound } from '../../errors.js';
 import { parse, parseJsonBody, parseQuery, readJson } from '../../validation.js';
-import { checkedAoeAnswers } from '../lab-tests/aoe.js';
 import { checkOrderSurroundings } from '../lab-accounts/order-checks.js';
 import { servicePhysicianFor } from '../../../domain/lab-accounts/physicians.js';
 import { orderPhysician } from '../../../domain/physician.js';
-import { checkOrderRefs, idempotencyConflict, idempotencyKeyOf, startOrder } from './create.js';
+import { aoeAnswersFor, checkOrderRefs, checkedOrderRefs, idempotencyConflict, readOrderRefs, idempotencyKeyOf, startOrder } from './create.js';
 import type { OrdersDeps } from './deps.js';
 import { orderDocumentsRoutes } from './documents.js';
 import { ORDER_MISSING, THIS_ORDER_MISSING } from './responses.js';
@@ -66,7 +65,7 @@ export function ordersRoutes(deps: OrdersDeps) {
   app.post('/order/testkit', async (c) => {
     const body = await parseJsonBody(c, createTestkitOrderBody);
     const teamId = c.get('teamId');
-    const { method, test } = await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id, body.lab_account_id);
+    const { method, test, accounts } = await checkOrderRefs(deps, teamId, body.user_id, body.lab_test_id, body.lab_account_id);
     if (method !== 'testkit') throw badRequest(`Lab test ${body.lab_test_id} is collected by ${method}, not by a testkit`);
     // The same lab-account checks as POST /v3/order (README "Lab accounts"): the account given or resolved,
     // delegation (no physician can be named here, so a delegated account past its grace refuses), billing.
@@ -80,6 +79,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       billingType: 'client_bill',
       now: new Date(),
       network: deps.serviceNetwork,
+      accounts,
     });
     const result = await startOrder(
       c,
@@ -106,20 +106,22 @@ export function ordersRoutes(deps: OrdersDeps) {
     const body = await parseJsonBody(c, createOrderBody);
     const teamId = c.get('teamId');
     const idempotency = idempotencyKeyOf(c, body);
+    const labTestId = body.order_set?.lab_test_ids?.[0] ?? body.lab_test_id!;
+    const labAccountId = body.lab_account_id ?? body.order_set?.lab_account_id ?? null;
+    // the key and what the order refers to in one read; the key is answered first, as before
+    const read = await readOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId, idempotency?.key);
     if (idempotency) {
-      const seen = await findIdempotencyKey(db, teamId, idempotency.key);
+      const seen = read.idempotency;
       if (seen && seen.requestHash !== idempotency.requestHash) throw idempotencyConflict();
       if (seen) return c.json(await respond(teamId, seen.orderId, 'Order created successfully'));
     }
-    const labTestId = body.order_set?.lab_test_ids?.[0] ?? body.lab_test_id!;
-    const labAccountId = body.lab_account_id ?? body.order_set?.lab_account_id ?? null;
-    const { method, test } = await checkOrderRefs(deps, teamId, body.user_id, labTestId, labAccountId);
+    const { method, test, refs, accounts } = checkedOrderRefs(read, labTestId, labAccountId);
     if (body.collection_method && body.collection_method !== method) {
       throw new ValidationError([
         { loc: ['body', 'collection_method'], msg: `the lab test is collected by ${method}`, type: 'value_error' },
       ]);
     }
-    const aoeAnswers = await checkedAoeAnswers(db, labTestId, body.aoe_answers ?? []);
+    const aoeAnswers = aoeAnswersFor(refs.markers, body.aoe_answers ?? []);
     // The lab account (given or resolved), delegation, billing, insurance and ICD-10 checks (README "Lab accounts").
     const around = await checkOrderSurroundings(db, {
       teamId,
@@ -133,6 +135,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       healthInsurance: (body.health_insurance as { payor_code?: string | null } | null | undefined) ?? null,
       now: new Date(),
       network: deps.serviceNetwork,
+      accounts,
     });
     const pd = body.patient_details;
     const result = await startOrder(
