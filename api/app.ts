@@ -24,7 +24,6 @@ import { partnerRoutes } from './routes/partner/index.js';
 import { vitalsRoutes } from './routes/vitals/index.js';
 import { summariesRoutes } from './routes/summaries/index.js';
 import { loadLabTestViews } from '../db/queries/lab-test-view.js';
-import { findVisibleLabTest } from '../db/queries/orders.js';
 import { servicePhysicianNetwork } from '../domain/physician.js';
 import type { LabOrderDeadlines } from '../workflows/lab-order/definitions.js';
 import { DEFAULT_REVIEW_DEADLINE_SECONDS } from '../workflows/lab-report/definitions.js';
@@ -188,7 +187,6 @@ export function createApp({ db, temporal, logger, config, orderDeadlines, blobs,
       environment: config.SERVICE_ENVIRONMENT,
       loadLabTests: loadLabTestViews,
       urlSigner,
-      findLabTest: (teamId, labTestId) => findVisibleLabTest(db.db, teamId, labTestId),
       serviceNetwork: servicePhysicianNetwork(config),
       ...(orderDeadlines ? { deadlines: orderDeadlines } : {}),
     }),

@@ -69,8 +69,8 @@ export function checkedOrderRefs(refs: OrderRefs, labTestId: string, labAccountI
 }
 
 /**
- * The `aoe_answers` of a new order, checked against its lab test's markers (as `checkedAoeAnswers` of
- * api/routes/lab-tests/aoe.ts, with the markers `checkOrderRefs` read): 422 naming every problem, the
+ * The `aoe_answers` of a new order, checked against its lab test's markers (those `checkOrderRefs` read,
+ * domain/orders/aoe.ts): 422 naming every problem, the
  * answers in marker and question order, or null when the order carries none.
  */
 export function aoeAnswersFor(markers: AoeMarker[], answers: AoeAnswer[]): AoeAnswer[] | null {

@@ -12,8 +12,6 @@ export interface OrdersDeps {
   loadLabTests: LabTestLoader;
   /** Signs document links (`requisition_form_url`). */
   urlSigner: UrlSignerSource;
-  /** Lab test visible to the team (catalogue or its own), with the fields orders need; null if none. */
-  findLabTest: (teamId: string, labTestId: string) => Promise<{ id: string; method: string; status: string; labId: number | null } | null>;
   /** The service's physicians (domain/physician.ts): they sign orders whose team names none. */
   serviceNetwork: readonly NetworkPhysician[];
   /** Shortened deadlines for tests; production uses the workflow defaults. */
