@@ -76,9 +76,11 @@ export async function recordOrderCreation(
     if (!created) return { written: false, queuedNow: false, endpoints: [] };
     const events = [await outboxEvent(tx, order.teamId, created, outbox, buildPayload, now)];
     let latest = events[0]!.data;
+    // the steps that follow at once read only the order and its events (the rest as the creation read it)
+    const context = stepContext(created);
     for (const [i, step] of then.entries()) {
       const at = new Date(now.getTime() + i + 1); // strictly after creation, so "latest event" stays well defined
-      const read = await writeStep(tx, stepOf({ teamId: order.teamId, orderId: order.id, eventId: 2 + i, method, low: step.low, statusDetail: null, patch: {} }, at));
+      const read = await writeStep(tx, stepOf({ teamId: order.teamId, orderId: order.id, eventId: 2 + i, method, low: step.low, statusDetail: null, patch: {} }, at), context);
       const stepped = await stepEvents(tx, { teamId: order.teamId, orderId: order.id, low: step.low, patch: {}, outbox: step.outbox }, read, buildPayload, at);
       latest = stepped.find((e) => e.id === step.outbox.id)?.data ?? latest;
       events.push(...stepped);
