@@ -13,7 +13,8 @@ import { isNameWord } from './blocks.js';
 import { inferDateOrder } from './dates.js';
 import { detectHeader, type ColumnLayout, chunksOf } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
-import { extractMetadata, hasMetadataLabel, type MetadataLine } from './metadata.js';
+import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel } from './metadata.js';
+import { readHl7Segments } from './hl7.js';
 import { interpret } from './interpret.js';
 import { isPanelHeading, panelTitle } from './panels.js';
 import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge } from './ranges.js';
@@ -83,9 +84,12 @@ const FASTING_STATE = /^(fasting|nuchtern|a jeun)( status| state| hours?| time)?
 /** "78 mg/dL", "0.78": a measured value (the line above a value in a card, two cards side by side), not a name. */
 const MEASURE_ONLY = /^[<>]?\s*\d+(?:[.,]\d+)?\s*(?:\S+)?$/;
 
+/** "Class 3  3.50-17.4  High": a grade of a legend (class, grade, stage), named by the word alone, is no test. */
+const GRADE_WORD = /^(class|grade|stage|klasse|classe|clase|grado)$/;
+
 function looksLikeTestName(name: string): boolean {
   const folded = foldText(name);
-  if (NOT_A_TEST.test(folded) || FASTING_STATE.test(folded) || name.length > 60) return false;
+  if (NOT_A_TEST.test(folded) || FASTING_STATE.test(folded) || GRADE_WORD.test(folded.trim()) || name.length > 60) return false;
   if (MEASURE_ONLY.test(name.trim()) && !name.split(/\s+/).some(isNameWord)) return false;
   return name.split(/\s+/).length <= 8 && !/https?:|www\.|@/.test(folded);
 }
@@ -93,7 +97,7 @@ function looksLikeTestName(name: string): boolean {
 /** Evidence that a row is a result and not, say, an address line with a number in it. */
 function isResult(row: RowCandidate, top: LoincMatch | undefined): boolean {
   // "Collected: 21-JUN-2024 08:20 Specimen: Serum": a labelled metadata line, however it ends.
-  if (!looksLikeTestName(row.name) || hasMetadataLabel(row.name)) return false;
+  if (!looksLikeTestName(row.name) || nameHasMetadataLabel(row.name)) return false;
   const confidence = top?.confidence_score ?? 0;
   const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
   if (qualitative) {
@@ -352,7 +356,7 @@ export function ageInDays(dob: string, at: string | undefined): number | undefin
 }
 
 export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {}): ParsedReport {
-  const ordered = [...pages].sort((a, b) => a.page - b.page);
+  const ordered = readHl7Segments([...pages].sort((a, b) => a.page - b.page));
   const lines: PageLine[] = ordered.flatMap((p) => p.lines.map((line, index) => ({ page: p.page, line, index, count: p.lines.length })));
   const allText = lines.map((l) => lineText(l.line)).join('\n');
   const language = detectLanguage(allText);

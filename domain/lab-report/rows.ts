@@ -296,6 +296,7 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   const garbled = opts.ocr === true && f.leftoverWords === 1 && (f.unit !== undefined || f.range !== undefined);
   if (!f.value || (f.leftoverWords > 0 && !garbled) || name === '' || !unitCellOk(unitText) || crowded(resultTokens, true)) return undefined;
   if (unitText !== '') f.unit = unitText;
+  f.unit ??= opts.layout!.columns.find((c) => c.role === 'result')?.unit;
   const sign = (cells.get('unit') ?? []).find((c) => SIGN_CELL.test(c.trim()) || isFlagCell(c));
   if (sign && !f.flag) f.flag = parseFlag(sign);
   const rangeText = text('range');
