@@ -353,13 +353,13 @@ const GENERIC_WORD =
  * "Laborbericht", "Endbefund").
  */
 const TITLE_WORDS =
-  /\b(report|reports|results?|resultats?|\w*befund\w*|\w*bericht|compte rendu|portal|cumulative|confidential|page|seite|urinalysis|requisition|summary|svar|laboratoriesvar|provsvar|sprawozdanie|wyniki?|vysledky|raporu?)\b/;
+  /\b(report|reports|results?|resultats?|\w*befund\w*|\w*bericht|compte rendu|portal|cumulative|confidential|page|seite|urinalysis|requisition|summary|svar|laboratoriesvar|provsvar|sprawozdanie|wyniki?|vysledky|raporu?|viewer)\b/;
 
 /**
  * Whether `text` reads as an organisation's name: short, capitalised words (connectors allowed),
  * no digits runs, no colon, not just descriptor words, not a report title.
  */
-function orgNameShape(text: string): boolean {
+function orgNameShape(text: string, sentenceCase = false): boolean {
   if (text.length < 3 || text.length > 70 || /:|\d{3,}|@/.test(text)) return false;
   const words = text.split(' ');
   if (words.length > 7) return false;
@@ -367,7 +367,11 @@ function orgNameShape(text: string): boolean {
   if (TITLE_WORDS.test(folded)) return false;
   const foldedWords = folded.split(/[\s'’&-]+/).filter((w) => w !== '');
   if (foldedWords.every((w) => GENERIC_WORD.test(w.replace(/[.,]/g, '')))) return false;
-  return words.every((w) => /^[\p{Lu}\d&'’(-]/u.test(w) || /^(de|des|du|d['’].*|l['’].*|la|le|of|and|the|for|für|und|et|am|an|im|z|o\.o\.)$/u.test(w));
+  const connector = /^(de|des|du|d['’].*|l['’].*|la|le|of|and|the|for|für|und|et|am|an|im|z|o\.o\.|ve|a|i|y|e|di|del|della|da|do|van|von|der)$/u;
+  // Sentence case ("Ústav laboratorní medicíny, Fakultní nemocnice Ostrava", as Czech, Polish and other
+  // institutions write their names): each comma-separated part begins with a capital.
+  if (sentenceCase) return text.split(/,\s*/).every((part) => /^[\p{Lu}]/u.test(part));
+  return words.every((w) => /^[\p{Lu}\d&'’(-]/u.test(w) || connector.test(w));
 }
 
 /** Looks like a person with credentials ("T. Nakamura, MLS(ASCP)", "Emily Chen, DO"): not a lab. */
@@ -412,7 +416,7 @@ function letterhead(lines: MetadataLine[]): string {
   for (const line of page1) {
     if (findLabels(foldSameLength(line.text))[0]?.start === 0) break; // the labelled fields begin
     const cells = cellsOf(line.text);
-    const options = [...new Set([cells.join(' '), cells[0] ?? ''])].filter(orgNameShape);
+    const options = [...new Set([cells.join(' '), cells[0] ?? ''])].filter((o) => orgNameShape(o));
     for (const option of options) {
       const again = option.includes(' ') ? printedElsewhere(option, lines, line) : undefined;
       if (again) return again;
@@ -420,8 +424,14 @@ function letterhead(lines: MetadataLine[]): string {
     // Left to right, so a document title at the left ("Laborbefund   Medizinisches Labor Rhein-Main")
     // does not hide the lab's name beside it.
     // A cell may join the lab's name and the document's title: "Harborview Clinical Labs — Cumulative Results".
-    for (const cell of cells.flatMap((c) => [c, ...c.split(/\s+[—–|·]\s+/)])) {
+    // Or a hyphen with spaces around it: "Summit Valley Medical Laboratories - Interface Engine Message Viewer".
+    const parts = cells.flatMap((c) => [c, ...c.split(/\s+[—–|·-]\s+/)]);
+    for (const cell of parts) {
       if (orgNameShape(cell) && LAB_WORDS.test(foldText(cell)) && !looksLikePerson(cell)) return cell;
+    }
+    // A name in sentence case counts when its words name an institution: a letterhead, not a sentence.
+    for (const cell of parts) {
+      if (orgNameShape(cell, true) && LAB_WORDS.test(foldText(cell)) && cell.split(' ').length >= 3 && !/[.!?]$/.test(cell) && !looksLikePerson(cell)) return cell;
     }
   }
   return '';
@@ -453,11 +463,6 @@ function plausibleDob(dob: string, others: string[]): string {
 }
 
 /**
- * The birth date a Swedish personal identity number begins with: "19650412-1234" (YYYYMMDD), or
- * "650412-1234" (YYMMDD; the century that puts the birth in the past, "+" for a hundred years more).
- * '' when the number is not one or its date is not a real date.
- */
-/**
  * The birth date a Czech or Slovak birth number ("rodné číslo") begins with: YYMMDD, the month plus 50
  * for women (plus 20 or 70 when a day's numbers ran out, since 2004), then "/" and three digits (born
  * before 1954) or four (the century is the one that makes the date not lie in the future). '' when the
@@ -476,6 +481,11 @@ export function dobOfBirthNumber(value: string | undefined, currentYear = new Da
   return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
+/**
+ * The birth date a Swedish personal identity number begins with: "19650412-1234" (YYYYMMDD), or
+ * "650412-1234" (YYMMDD; the century that puts the birth in the past, "+" for a hundred years more).
+ * '' when the number is not one or its date is not a real date.
+ */
 export function dobOfPersonalNumber(value: string | undefined, currentYear = new Date().getUTCFullYear()): string {
   const m = /^(\d{8}|\d{6})([-+]?)\d{4}\b/.exec(value?.trim() ?? '');
   if (!m) return '';

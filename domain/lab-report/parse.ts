@@ -165,12 +165,16 @@ const SEX_WORD = /^(m|f|w|h|male|female|males|females|men|women|manner|frauen|ho
 /** "<0.05 - 0.13": a lower limit of detection, then the range. */
 const BOUND_THEN_SPAN = /^[<>≤≥]\s*\d[\d.,]*\s*[-–—]\s*\d[\d.,]*(?:\s+\S+)?$/;
 
+const INPUT_HEADING = /^(input|inputs|input values|entered values|operator input|patient input|eingaben?|eingabewerte|saisie|valeurs saisies)$/;
+
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
 class ReportReader {
   private layout: ColumnLayout | undefined;
   private panel: string | undefined;
   private pendingPanel: string | undefined;
   private linesSincePending = 0;
+  /** Inside an analyser's block of entered settings (see inInputBlock). */
+  private inputBlock = false;
   private readonly confidences = new Map<string, number>();
   /** Lines read as the continuation of a result's range: no other reading takes them for results. */
   readonly rangeLines = new Set<TextLine>();
@@ -246,6 +250,7 @@ class ReportReader {
       return;
     }
     if (this.continuesRange(pl.line)) return;
+    if (this.inInputBlock(pl.line)) return;
     const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page) };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
@@ -255,6 +260,23 @@ class ReportReader {
     }
     this.lastRow = undefined;
     this.notAResult(withoutMarks(pl.line));
+  }
+
+  /**
+   * An analyser's "Input" block ("Temperature 37.0 °C", "FO2(I) 21.0 %", entered by the operator to
+   * calculate results): its lines are settings, not results. The block runs from its heading to the
+   * first line without a number (the next section's heading).
+   */
+  private inInputBlock(line: TextLine): boolean {
+    const folded = foldText(squash(lineText(line))).replace(/:$/, '');
+    if (INPUT_HEADING.test(folded)) {
+      this.inputBlock = true;
+      this.lastRow = undefined;
+      return true;
+    }
+    if (this.inputBlock && /\d/.test(line.text)) return true;
+    this.inputBlock = false;
+    return false;
   }
 
   /**

@@ -130,4 +130,24 @@ describe('metadata', () => {
   it('reads "D.O.B.:" with its closing point', () => expect(meta('D.O.B.:   18-Apr-2000').dob).toBe('2000-04-18'));
 
   it('reads dotted dates day-first even where slashed dates are month-first', () => expect(parseDate('07.11.1998', { order: 'mdy' })).toBe('1998-11-07'));
+
+  it('takes the lab from a letterhead joined to a title by a spaced hyphen', () =>
+    expect(meta('Summit Valley Medical Laboratories - Interface Engine Message Viewer', 'Patient Name:   Jo Smith').lab_name).toBe('Summit Valley Medical Laboratories'));
+
+  it('takes a letterhead written in sentence case, not the document title under it', () =>
+    expect(meta('Ústav laboratorní medicíny, Fakultní nemocnice Ostrava', 'VÝSLEDKY LABORATORNÍCH VYŠETŘENÍ', 'Pacient:   NOVÁK Jan').lab_name).toBe('Ústav laboratorní medicíny, Fakultní nemocnice Ostrava'));
+});
+
+describe("an analyser's input block", () => {
+  it('reads the settings entered under "Input" as no results, and the sections after it as usual', () => {
+    const r = parse([
+      text('Input', 10),
+      cells(22, [70, 'Temperature'], [210, '37.0 °C']),
+      cells(34, [70, 'FO2(I)'], [210, '21.0 %']),
+      text('Blood Gas Values', 50),
+      cells(62, [70, 'pH'], [190, '7.412'], [305, '[7.350 - 7.450]']),
+      cells(74, [70, 'cK+'], [190, '3.8'], [235, 'mmol/L'], [305, '[3.5 - 4.5]']),
+    ]).results;
+    expect(r.map((x) => x.test_name)).toEqual(['pH', 'cK+']);
+  });
 });
