@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDate } from '../../domain/lab-report/dates.js';
 import { detectHeader, headerRoleOf } from '../../domain/lab-report/layout.js';
+import { matchLoinc } from '../../domain/lab-report/loinc-match.js';
 import { dobOfBirthNumber, extractMetadata } from '../../domain/lab-report/metadata.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { tokenize } from '../../domain/lab-report/tokens.js';
@@ -151,3 +152,12 @@ describe("an analyser's input block", () => {
     expect(r.map((x) => x.test_name)).toEqual(['pH', 'cK+']);
   });
 });
+
+describe("a blood gas analyser's ion notation", () => {
+  it.each([
+    ['cK+', '2823-3'],
+    ['cNa+', '2951-2'],
+    ['cCl-', '2075-0'],
+  ])('%s names the ion (%s), not an analyte spelled like the rest', (name, code) => expect(matchLoinc(name, { unit: 'mmol/L' })[0]?.loinc_code).toBe(code));
+});
+
