@@ -362,7 +362,8 @@ const TITLE_WORDS =
 function orgNameShape(text: string, sentenceCase = false): boolean {
   if (text.length < 3 || text.length > 70 || /:|\d{3,}|@/.test(text)) return false;
   const words = text.split(' ');
-  if (words.length > 7) return false;
+  // Up to nine words: a hospital and its laboratory in one name ("İzmir Bozyaka Eğitim ve Araştırma Hastanesi Merkez Laboratuvarı").
+  if (words.length > 9) return false;
   const folded = foldText(text);
   if (TITLE_WORDS.test(folded)) return false;
   const foldedWords = folded.split(/[\s'’&-]+/).filter((w) => w !== '');

@@ -135,6 +135,11 @@ describe('metadata', () => {
   it('takes the lab from a letterhead joined to a title by a spaced hyphen', () =>
     expect(meta('Summit Valley Medical Laboratories - Interface Engine Message Viewer', 'Patient Name:   Jo Smith').lab_name).toBe('Summit Valley Medical Laboratories'));
 
+  it('takes a letterhead of eight words naming a hospital and its laboratory', () =>
+    expect(meta('T.C. SAĞLIK BAKANLIĞI', 'İzmir Bozyaka Eğitim ve Araştırma Hastanesi Merkez Laboratuvarı', 'LABORATUVAR SONUÇ RAPORU', 'Hasta Adı Soyadı   : Emre ÇELİK').lab_name).toBe(
+      'İzmir Bozyaka Eğitim ve Araştırma Hastanesi Merkez Laboratuvarı',
+    ));
+
   it('takes a letterhead written in sentence case, not the document title under it', () =>
     expect(meta('Ústav laboratorní medicíny, Fakultní nemocnice Ostrava', 'VÝSLEDKY LABORATORNÍCH VYŠETŘENÍ', 'Pacient:   NOVÁK Jan').lab_name).toBe('Ústav laboratorní medicíny, Fakultní nemocnice Ostrava'));
 });
