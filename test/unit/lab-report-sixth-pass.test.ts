@@ -89,6 +89,23 @@ describe('interval bands printed as columns', () => {
   );
 });
 
+describe('OCR cells merged into the unit column', () => {
+  it('keeps the unit and leaves the status and band cells OCR joined to it', () => {
+    const ocrPage = (lines: TextLine[]): ExtractedPage => ({ page: 1, source: 'ocr', lines });
+    const r = parseLabReport(
+      [
+        ocrPage([
+          cells(10, [61, 'Nutrient'], [376, 'Result'], [456, 'Units'], [563, 'Status'], [728, 'Deficient'], [865, 'Insufficient'], [1011, 'Optimal']),
+          cells(30, [64, 'Vitamin D, 25-Hydroxy'], [377, '133'], [470, 'ng/mL'], [564, '= Above optimal <20'], [867, '20-29'], [1011, '30-100']),
+          cells(50, [66, 'Vitamin B12'], [377, '1240'], [473, 'pg/mL W Above optimal <200'], [868, '200-399'], [1014, '400-1100']),
+        ]),
+      ],
+      { currentYear: 2025 },
+    ).results;
+    expect(byName(r, 'Vitamin B12')).toMatchObject({ value: '1240', units: 'pg/mL', min_reference_range: 400, max_reference_range: 1100 });
+  });
+});
+
 describe('a unit named in the result heading', () => {
   it('"Result (kUA/L)" is the result column and gives its unit to rows printing none', () => {
     expect(headerRoleOf('Result (kUA/L)')).toBe('result');
