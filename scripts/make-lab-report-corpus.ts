@@ -78,6 +78,18 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['inline-cell', 2, 0, ['png']],
   ['units-first', 2, 0, ['png']],
   ['poc-device', 2, 1, []],
+  // Issue 14, sixth pass: eight more (allergen-specific IgE with a class column, a blood gas analyser's
+  // printout, a coagulation screen with a control column, Czech and Turkish hospital reports, a discharge
+  // summary's bloods between prose sections, an HL7 message printed from an interface viewer, a
+  // micronutrient panel with Deficient / Insufficient / Optimal columns), measured the same way.
+  ['allergy-ige', 2, 1, []],
+  ['blood-gas', 2, 0, ['png']],
+  ['coag', 2, 1, []],
+  ['czech', 2, 0, ['png']],
+  ['turkish', 2, 1, []],
+  ['discharge', 2, 1, []],
+  ['hl7', 2, 0, ['png']],
+  ['micronutrient', 2, 0, ['png']],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);

@@ -68,7 +68,8 @@ export function parseDate(text: string, opts: DateOptions = {}): string {
     if (p > 12 && q <= 12) return iso(y, q, p);
     if (q > 12 && p <= 12) return iso(y, p, q);
     if (p === q) return iso(y, p, q);
-    const order = opts.order ?? (sep === '.' ? 'dmy' : undefined);
+    // Dotted dates are day-first wherever they are printed ("07.11.1998"): month-first is written with slashes.
+    const order = sep === '.' ? 'dmy' : opts.order;
     if (order === 'dmy') return iso(y, q, p);
     if (order === 'mdy') return iso(y, p, q);
     return '';

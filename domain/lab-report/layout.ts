@@ -6,6 +6,7 @@
 import { parseDate } from './dates.js';
 import { foldText, squash } from './text.js';
 import { type TextLine } from './types.js';
+import { isUnitToken } from './units.js';
 
 export interface Chunk {
   text: string;
@@ -91,8 +92,12 @@ const HEADER_WORDS: [ColumnRole, RegExp][] = [
   ['result', /^(results?|values?|your (result|value)|current( result)?( and flag)?|result and flag|in range|out of range|observed|patient (result|value)|ergebnis(se)?|wert|messwert|befund|resultats?|valeur|ihr wert|aktuell)$/],
   ['unit', /^(units?|uom|einheit(en)?|unites?|dimension)$/],
   ['flag', /^(flags?|abnormal flag|status|indicator|kennzeichen|bewertung|markierung|hinweis|indicateur|interpretation|interp\.?|alert|h\/l|abn\.?|ab|pathologisch)$/],
-  ['name', /^(tests?|test name|analytes?|analysis|parameters?|components?|examination|investigations?|description|determination|procedure|untersuchung(en)?|analysen?|analyses|bezeichnung|examens?|libelle|dosages?|determinations?|name|test description|biomarker)$/],
-  ['other', /^(date|datum|collected|specimen|lab|site|method|methode|methodik|code|loinc|cpt|comments?|remarks?|notes?|kommentar|bemerkung|commentaires?)$/],
+  ['name', /^(tests?|test name|analytes?|analysis|parameters?|components?|examination|investigations?|description|determination|procedure|untersuchung(en)?|analysen?|analyses|bezeichnung|examens?|libelle|dosages?|determinations?|name|test description|biomarker|nutrients?|allergens?|markers?)$/],
+  ['other', /^(date|datum|collected|specimen|lab|site|method|methode|methodik|code|loinc|cpt|comments?|remarks?|notes?|kommentar|bemerkung|commentaires?|class(es)?|control)$/],
+  // Interval bands printed as columns of their own ("Deficient | Insufficient | Optimal"): the band a healthy
+  // result falls in is the reference range; the bands outside it are not.
+  ['range', /^(optimal( range)?|sufficient|sufficiency|desirable|target( range)?)$/],
+  ['other', /^(deficient|deficiency|insufficient|insufficiency|borderline|elevated|toxic(ity)?|(above|below) optimal|(high|low|moderate) risk|suboptimal)$/],
 ];
 
 function roleOfPhrase(t: string): ColumnRole | undefined {
@@ -108,6 +113,9 @@ export function headerRoleOf(text: string): ColumnRole | undefined {
   const t = foldText(text).replace(/[:*]+$/, '').replace(/\s+/g, ' ').trim();
   const whole = roleOfPhrase(t);
   if (whole) return whole;
+  // "Result (kUA/L)": a result heading with the column's unit in brackets.
+  const aside = /^(.+?)\s*\(([^()]+)\)$/.exec(t);
+  if (aside && isUnitToken(aside[2]!) && roleOfPhrase(aside[1]!) === 'result') return 'result';
   if (!/[/&()]/.test(t)) return qualifiedHeading(t);
   const parts = t.split(/\s*[/&()]\s*/).filter((p) => p !== '');
   const roles = parts.map((p) => (/^(expected|normal)$/.test(p) ? 'range' : roleOfPhrase(p)));
@@ -136,8 +144,8 @@ function qualifiedHeading(t: string): ColumnRole | undefined {
 }
 
 export interface ColumnLayout {
-  /** Columns left to right. */
-  columns: { role: ColumnRole; x: number }[];
+  /** Columns left to right; a result column headed with a unit ("Result (kUA/L)") carries it. */
+  columns: { role: ColumnRole; x: number; unit?: string }[];
   positioned: boolean;
 }
 
@@ -154,8 +162,14 @@ export function detectHeader(line: TextLine): ColumnLayout | undefined {
   const unknown = roles.filter((r) => r === undefined).length;
   // One unfamiliar heading among three or more familiar ones is still a header (its column is ignored).
   if (unknown > 1 || (unknown === 1 && roles.length - unknown < 3)) return splitHeaderWords(line);
-  const columns = chunks.map((c, i) => ({ role: roles[i] ?? ('other' as const), x: c.x }));
+  const columns = chunks.map((c, i) => ({ role: roles[i] ?? ('other' as const), x: c.x, ...unitOfHeading(c.text, roles[i]) }));
   return validLayout(columns, chunks[0]!.positioned);
+}
+
+/** "Result (kUA/L)": the unit a result column's heading names in brackets, for rows printing none. */
+function unitOfHeading(text: string, role: ColumnRole | undefined): { unit?: string } {
+  const inside = role === 'result' ? /\(([^()]+)\)\s*$/.exec(text)?.[1]?.trim() : undefined;
+  return inside && isUnitToken(inside) ? { unit: inside } : {};
 }
 
 /** Index of the newest of several dates, or undefined when the dates do not say it without guessing. */

@@ -307,7 +307,14 @@ export function matchLoinc(name: string, options: MatchOptions = {}): LoincMatch
 const REMEMBERED_MAX = 20_000;
 const remembered = new Map<string, LoincMatch[]>();
 
-function rankLoinc(name: string, options: MatchOptions): LoincMatch[] {
+/**
+ * "cK+", "cNa+", "cCa2+", "cCl-": a blood gas analyser's C-NPU notation puts "c" (concentration) before an
+ * ion's chemical symbol and charge. The ion is the analyte ("cK+" is potassium, not CK).
+ */
+const ION_CONCENTRATION = /^c(?=\p{Lu}\p{Ll}?\d?[+-]{1,2}$)/u;
+
+function rankLoinc(printed: string, options: MatchOptions): LoincMatch[] {
+  const name = printed.replace(ION_CONCENTRATION, '');
   const q = queryKey(name);
   if (q.full === '') return [];
   const kind = (options.unit ? unitKind(options.unit) : undefined) ?? quantityCueIn(name);

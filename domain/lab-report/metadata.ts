@@ -8,7 +8,7 @@ import { type DateOrder, parseDate } from './dates.js';
 import { foldSameLength, foldText, squash } from './text.js';
 import { type ReportMetadata } from './types.js';
 
-type Field = 'fullName' | 'lastFirst' | 'firstLast' | 'lastName' | 'firstName' | 'dob' | 'personalNumber' | 'collected' | 'reported' | 'specimen' | 'lab' | 'other';
+type Field = 'fullName' | 'lastFirst' | 'firstLast' | 'lastName' | 'firstName' | 'dob' | 'personalNumber' | 'birthNumber' | 'collected' | 'reported' | 'specimen' | 'lab' | 'other';
 
 interface LabelRule {
   field: Field;
@@ -33,15 +33,19 @@ const LABELS: LabelRule[] = [
   // A combined label says in which order the two names follow: "Name, Vorname: Weber, Matthias".
   { field: 'lastFirst', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${LAST_FIRST}\b`) },
   { field: 'firstLast', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${FIRST_LAST}\b`) },
-  { field: 'dob', re: /\b(date of birth|birth ?date|d\.?o\.?b\.?|geburtsdatum|geb\.?-?datum|geboren am|date de naissance|nee? le|ne\(e\) le|ddn|fecha de nacimiento|f\. nacimiento|data di nascita|nat[oa] il|data urodzenia|fodelsedatum|fodselsdato|geboortedatum)\b/ },
+  { field: 'dob', re: /\b(date of birth|birth ?date|d\.?o\.?b\.?|geburtsdatum|geb\.?-?datum|geboren am|date de naissance|nee? le|ne\(e\) le|ddn|fecha de nacimiento|f\. nacimiento|data di nascita|nat[oa] il|data urodzenia|fodelsedatum|fodselsdato|geboortedatum|dogum tarihi|datum narozeni)\b/ },
   // A Swedish personal identity number begins with the birth date ("19650412-1234"; see dobOfPersonalNumber).
   { field: 'personalNumber', re: /\b(personnummer|personnr\.?|person-?nr\.?)(?![a-z])/, needsSeparator: true },
+  // A Czech or Slovak birth number ("rodné číslo") begins with the birth date too ("655412/1234"; see dobOfBirthNumber).
+  { field: 'birthNumber', re: /\b(rodne cislo|rodne c\.)(?![a-z])/, needsSeparator: true },
+  // Turkish: "Hasta Adı Soyadı" (the patient's given names, then the family name).
+  { field: 'firstLast', re: /\b(?:hasta )?ad[iı] soyad[iı](?![a-z])/ },
   { field: 'lastName', re: /\b(last name|surname|family name|nachname|familienname|nom de famille|nom de naissance|nom d'usage)\b/ },
   { field: 'firstName', re: /\b(first name|given names?|forename|vorname|prenoms?)\b/ },
   { field: 'fullName', re: /\b(patient(?:'s)? name|name of patient|patient\(?in\)?|nom du patient|nombre del paciente|prepared for|results for|report for)\b/ },
-  { field: 'collected', re: /\b(provtagningstid|provtagningsdatum|provtagen|data (?:i godz\. )?pobrania|data pobrania materialu|collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?|fecha de (?:extraccion|toma(?: de muestra)?|recogida)|data (?:del )?prelievo)\b/ },
-  { field: 'reported', re: /\b(svarsdatum|svar utfardat|data wydania(?: wyniku)?|report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation|fecha de (?:informe|emision|validacion)|data (?:del )?referto|data di refertazione)\b/ },
-  { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon|n[°o] de muestra|numero de muestra|n\. accettazione|numero (?:di )?accettazione|n\. campione|provnummer|provnr|labbnummer|nr zlecenia|numer zlecenia|kod zlecenia)/ },
+  { field: 'collected', re: /\b(provtagningstid|provtagningsdatum|provtagen|data (?:i godz\. )?pobrania|data pobrania materialu|collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?|fecha de (?:extraccion|toma(?: de muestra)?|recogida)|data (?:del )?prelievo|numune alma tarihi|datum (?:a cas )?odberu)\b/ },
+  { field: 'reported', re: /\b(svarsdatum|svar utfardat|data wydania(?: wyniku)?|report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation|fecha de (?:informe|emision|validacion)|data (?:del )?referto|data di refertazione|onay tarihi|rapor tarihi|datum vydani|datum uvolneni)\b/ },
+  { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon|n[°o] de muestra|numero de muestra|n\. accettazione|numero (?:di )?accettazione|n\. campione|provnummer|provnr|labbnummer|nr zlecenia|numer zlecenia|kod zlecenia|barkod no|numune no|cislo zadanky|cislo vzorku)/ },
   // "geb." alone may also mean "née" (a maiden name), so it needs a ':' or a column gap after it.
   { field: 'dob', re: /\bgeb\.?(?: am)?(?![a-z])/, needsSeparator: true },
   // Bare "Specimen" / "Sample" / "Dossier" / "Lab Ref" label an identifier only when one follows (see record).
@@ -52,7 +56,7 @@ const LABELS: LabelRule[] = [
   // Polish reports print the family name first after "Pacjent" ("Pacjent: Kowalska Anna").
   { field: 'lastFirst', re: /\b(pacjent|pacjentka|nazwisko i imie)\b/, needsSeparator: true },
   { field: 'lastName', re: /\b(nom)\b/, needsSeparator: true },
-  { field: 'fullName', re: /\b(name|patient|paciente|paziente|namn)\b/, needsSeparator: true },
+  { field: 'fullName', re: /\b(name|patient|paciente|paziente|namn|pacient|pacientka)\b/, needsSeparator: true },
 ];
 
 interface LabelHit {
@@ -82,12 +86,23 @@ function findLabels(folded: string): LabelHit[] {
 
 function valueAfter(text: string, hit: LabelHit, next: LabelHit | undefined): string {
   const raw = text.slice(hit.end, next ? next.start : text.length);
-  return squash(raw.replace(/^\s*[:=.#-]?\s*/, '').split(/\s{3,}|\t/)[0] ?? '');
+  // "D.O.B.: 18-Apr-2000": the label's closing point and its colon both go.
+  return squash(raw.replace(/^\.?\s*[:=.#-]?\s*/, '').split(/\s{3,}|\t/)[0] ?? '');
 }
 
 /** True when the line carries a metadata label ("DOB:", "Patient:", "Geburtsdatum", "Page"…). */
 export function hasMetadataLabel(text: string): boolean {
   return findLabels(foldSameLength(text)).length > 0;
+}
+
+/**
+ * True when a row's name carries a metadata label. A word such as "Time" or "Status" that closes a name of
+ * several words, with no colon after it, is the name's own noun ("Prothrombin Time", "Thrombin Time",
+ * "Bleeding Time"), not a label of the report's header, whose labels start their cell.
+ */
+export function nameHasMetadataLabel(name: string): boolean {
+  const folded = foldSameLength(name).trimEnd();
+  return findLabels(folded).some((h) => !(h.field === 'other' && h.end === folded.length && /\p{L}{3}/u.test(folded.slice(0, h.start))));
 }
 
 export interface MetadataLine {
@@ -103,6 +118,7 @@ interface Found {
   firstName?: string;
   dob?: string;
   personalNumber?: string;
+  birthNumber?: string;
   collected?: string;
   reported?: string;
   specimen?: string;
@@ -327,7 +343,7 @@ function bannerName(lines: MetadataLine[]): string | undefined {
 
 /** Words naming a laboratory or the institution it belongs to (tested on folded text). */
 const LAB_WORDS =
-  /\b(lab\w*|\w*labs?|laborator\w*|bio(?:log|lab|med|scien|group|path)\w*|diagnost\w*|patholog\w*|hospital\w*|hopital\w*|krankenhaus|\w*klinik\w*|clinical|medical|medizin\w*|health\w*|sciences?|institut\w*|\w*praxis|centre|center|zentrum|mvz|lbm|quest|eurofins|cerba\w*|sonic|limbach|amedes|inovie|unilabs|synlab)\b/;
+  /\b(lab\w*|\w*labs?|laborator\w*|bio(?:log|lab|med|scien|group|path)\w*|diagnost\w*|patholog\w*|hospital\w*|hopital\w*|krankenhaus|hastane\w*|nemocnic\w*|\w*klinik\w*|clinical|medical|medizin\w*|health\w*|sciences?|institut\w*|\w*praxis|centre|center|zentrum|mvz|lbm|quest|eurofins|cerba\w*|sonic|limbach|amedes|inovie|unilabs|synlab)\b/;
 /** Descriptor words: a line made only of these ("LABORATOIRE DE BIOLOGIE MÉDICALE") names no lab. */
 const GENERIC_WORD =
   /^(laboratoire|laboratoires|laboratory|laboratories|lab|labs|labor|laboratoriumsmedizin|de|des|du|d|la|le|l|et|biologie|medicale|medicales|analyses|department|departement|dept|division|services?|section|unit|of|and|the|for|fur|und|pathology|medicine|medizin|clinical|biochemistry|chemistry|haematology|hematology|microbiology|immunology|blood|sciences?|facharzte|facharzt|arzte|klinische|chemie|patient|portal|test|tests)$/;
@@ -337,21 +353,26 @@ const GENERIC_WORD =
  * "Laborbericht", "Endbefund").
  */
 const TITLE_WORDS =
-  /\b(report|reports|results?|resultats?|\w*befund\w*|\w*bericht|compte rendu|portal|cumulative|confidential|page|seite|urinalysis|requisition|summary|svar|laboratoriesvar|provsvar|sprawozdanie|wyniki?)\b/;
+  /\b(report|reports|results?|resultats?|\w*befund\w*|\w*bericht|compte rendu|portal|cumulative|confidential|page|seite|urinalysis|requisition|summary|svar|laboratoriesvar|provsvar|sprawozdanie|wyniki?|vysledky|raporu?|viewer)\b/;
 
 /**
  * Whether `text` reads as an organisation's name: short, capitalised words (connectors allowed),
  * no digits runs, no colon, not just descriptor words, not a report title.
  */
-function orgNameShape(text: string): boolean {
+function orgNameShape(text: string, sentenceCase = false): boolean {
   if (text.length < 3 || text.length > 70 || /:|\d{3,}|@/.test(text)) return false;
   const words = text.split(' ');
-  if (words.length > 7) return false;
+  // Up to nine words: a hospital and its laboratory in one name ("İzmir Bozyaka Eğitim ve Araştırma Hastanesi Merkez Laboratuvarı").
+  if (words.length > 9) return false;
   const folded = foldText(text);
   if (TITLE_WORDS.test(folded)) return false;
   const foldedWords = folded.split(/[\s'’&-]+/).filter((w) => w !== '');
   if (foldedWords.every((w) => GENERIC_WORD.test(w.replace(/[.,]/g, '')))) return false;
-  return words.every((w) => /^[\p{Lu}\d&'’(-]/u.test(w) || /^(de|des|du|d['’].*|l['’].*|la|le|of|and|the|for|für|und|et|am|an|im|z|o\.o\.)$/u.test(w));
+  const connector = /^(de|des|du|d['’].*|l['’].*|la|le|of|and|the|for|für|und|et|am|an|im|z|o\.o\.|ve|a|i|y|e|di|del|della|da|do|van|von|der)$/u;
+  // Sentence case ("Ústav laboratorní medicíny, Fakultní nemocnice Ostrava", as Czech, Polish and other
+  // institutions write their names): each comma-separated part begins with a capital.
+  if (sentenceCase) return text.split(/,\s*/).every((part) => /^[\p{Lu}]/u.test(part));
+  return words.every((w) => /^[\p{Lu}\d&'’(-]/u.test(w) || connector.test(w));
 }
 
 /** Looks like a person with credentials ("T. Nakamura, MLS(ASCP)", "Emily Chen, DO"): not a lab. */
@@ -396,7 +417,7 @@ function letterhead(lines: MetadataLine[]): string {
   for (const line of page1) {
     if (findLabels(foldSameLength(line.text))[0]?.start === 0) break; // the labelled fields begin
     const cells = cellsOf(line.text);
-    const options = [...new Set([cells.join(' '), cells[0] ?? ''])].filter(orgNameShape);
+    const options = [...new Set([cells.join(' '), cells[0] ?? ''])].filter((o) => orgNameShape(o));
     for (const option of options) {
       const again = option.includes(' ') ? printedElsewhere(option, lines, line) : undefined;
       if (again) return again;
@@ -404,8 +425,14 @@ function letterhead(lines: MetadataLine[]): string {
     // Left to right, so a document title at the left ("Laborbefund   Medizinisches Labor Rhein-Main")
     // does not hide the lab's name beside it.
     // A cell may join the lab's name and the document's title: "Harborview Clinical Labs — Cumulative Results".
-    for (const cell of cells.flatMap((c) => [c, ...c.split(/\s+[—–|·]\s+/)])) {
+    // Or a hyphen with spaces around it: "Summit Valley Medical Laboratories - Interface Engine Message Viewer".
+    const parts = cells.flatMap((c) => [c, ...c.split(/\s+[—–|·-]\s+/)]);
+    for (const cell of parts) {
       if (orgNameShape(cell) && LAB_WORDS.test(foldText(cell)) && !looksLikePerson(cell)) return cell;
+    }
+    // A name in sentence case counts when its words name an institution: a letterhead, not a sentence.
+    for (const cell of parts) {
+      if (orgNameShape(cell, true) && LAB_WORDS.test(foldText(cell)) && cell.split(' ').length >= 3 && !/[.!?]$/.test(cell) && !looksLikePerson(cell)) return cell;
     }
   }
   return '';
@@ -434,6 +461,25 @@ function labName(found: Found, lines: MetadataLine[]): string {
 /** A birth date after the report's own dates is a mis-read (a day/month swap or another date). */
 function plausibleDob(dob: string, others: string[]): string {
   return others.some((d) => d !== '' && dob > d) ? '' : dob;
+}
+
+/**
+ * The birth date a Czech or Slovak birth number ("rodné číslo") begins with: YYMMDD, the month plus 50
+ * for women (plus 20 or 70 when a day's numbers ran out, since 2004), then "/" and three digits (born
+ * before 1954) or four (the century is the one that makes the date not lie in the future). '' when the
+ * number is not one.
+ */
+export function dobOfBirthNumber(value: string | undefined, currentYear = new Date().getUTCFullYear()): string {
+  const m = /^(\d{2})(\d{2})(\d{2})\s?\/?\s?(\d{3,4})\b/.exec(value?.trim() ?? '');
+  if (!m) return '';
+  const yy = Number(m[1]);
+  let mo = Number(m[2]);
+  const d = Number(m[3]);
+  mo = mo > 70 ? mo - 70 : mo > 50 ? mo - 50 : mo > 20 ? mo - 20 : mo;
+  const y = m[4]!.length === 3 ? 1900 + yy : 2000 + yy > currentYear ? 1900 + yy : 2000 + yy;
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return '';
+  return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
 /**
@@ -494,7 +540,9 @@ export function extractMetadata(lines: MetadataLine[], opts: MetadataOptions = {
   const dateOpts = { order: opts.dateOrder, currentYear: opts.currentYear };
   const collected = found.collected ? parseDate(found.collected, dateOpts) : '';
   const reported = found.reported ? parseDate(found.reported, dateOpts) : '';
-  const dob = found.dob ? parseDate(found.dob, { ...dateOpts, isBirthDate: true }) : dobOfPersonalNumber(found.personalNumber, opts.currentYear);
+  const dob = found.dob
+    ? parseDate(found.dob, { ...dateOpts, isBirthDate: true })
+    : dobOfPersonalNumber(found.personalNumber, opts.currentYear) || dobOfBirthNumber(found.birthNumber, opts.currentYear);
   const meta: ReportMetadata = {
     patient_first_name: first,
     patient_last_name: last,

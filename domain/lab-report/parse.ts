@@ -13,7 +13,8 @@ import { isNameWord } from './blocks.js';
 import { inferDateOrder } from './dates.js';
 import { detectHeader, type ColumnLayout, chunksOf } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
-import { extractMetadata, hasMetadataLabel, type MetadataLine } from './metadata.js';
+import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel } from './metadata.js';
+import { readHl7Segments } from './hl7.js';
 import { interpret } from './interpret.js';
 import { isPanelHeading, panelTitle } from './panels.js';
 import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge } from './ranges.js';
@@ -83,9 +84,12 @@ const FASTING_STATE = /^(fasting|nuchtern|a jeun)( status| state| hours?| time)?
 /** "78 mg/dL", "0.78": a measured value (the line above a value in a card, two cards side by side), not a name. */
 const MEASURE_ONLY = /^[<>]?\s*\d+(?:[.,]\d+)?\s*(?:\S+)?$/;
 
+/** "Class 3  3.50-17.4  High": a grade of a legend (class, grade, stage), named by the word alone, is no test. */
+const GRADE_WORD = /^(class|grade|stage|klasse|classe|clase|grado)$/;
+
 function looksLikeTestName(name: string): boolean {
   const folded = foldText(name);
-  if (NOT_A_TEST.test(folded) || FASTING_STATE.test(folded) || name.length > 60) return false;
+  if (NOT_A_TEST.test(folded) || FASTING_STATE.test(folded) || GRADE_WORD.test(folded.trim()) || name.length > 60) return false;
   if (MEASURE_ONLY.test(name.trim()) && !name.split(/\s+/).some(isNameWord)) return false;
   return name.split(/\s+/).length <= 8 && !/https?:|www\.|@/.test(folded);
 }
@@ -93,7 +97,7 @@ function looksLikeTestName(name: string): boolean {
 /** Evidence that a row is a result and not, say, an address line with a number in it. */
 function isResult(row: RowCandidate, top: LoincMatch | undefined): boolean {
   // "Collected: 21-JUN-2024 08:20 Specimen: Serum": a labelled metadata line, however it ends.
-  if (!looksLikeTestName(row.name) || hasMetadataLabel(row.name)) return false;
+  if (!looksLikeTestName(row.name) || nameHasMetadataLabel(row.name)) return false;
   const confidence = top?.confidence_score ?? 0;
   const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
   if (qualitative) {
@@ -161,12 +165,16 @@ const SEX_WORD = /^(m|f|w|h|male|female|males|females|men|women|manner|frauen|ho
 /** "<0.05 - 0.13": a lower limit of detection, then the range. */
 const BOUND_THEN_SPAN = /^[<>≤≥]\s*\d[\d.,]*\s*[-–—]\s*\d[\d.,]*(?:\s+\S+)?$/;
 
+const INPUT_HEADING = /^(input|inputs|input values|entered values|operator input|patient input|eingaben?|eingabewerte|saisie|valeurs saisies)$/;
+
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
 class ReportReader {
   private layout: ColumnLayout | undefined;
   private panel: string | undefined;
   private pendingPanel: string | undefined;
   private linesSincePending = 0;
+  /** Inside an analyser's block of entered settings (see inInputBlock). */
+  private inputBlock = false;
   private readonly confidences = new Map<string, number>();
   /** Lines read as the continuation of a result's range: no other reading takes them for results. */
   readonly rangeLines = new Set<TextLine>();
@@ -242,6 +250,7 @@ class ReportReader {
       return;
     }
     if (this.continuesRange(pl.line)) return;
+    if (this.inInputBlock(pl.line)) return;
     const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page) };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
@@ -251,6 +260,23 @@ class ReportReader {
     }
     this.lastRow = undefined;
     this.notAResult(withoutMarks(pl.line));
+  }
+
+  /**
+   * An analyser's "Input" block ("Temperature 37.0 °C", "FO2(I) 21.0 %", entered by the operator to
+   * calculate results): its lines are settings, not results. The block runs from its heading to the
+   * first line without a number (the next section's heading).
+   */
+  private inInputBlock(line: TextLine): boolean {
+    const folded = foldText(squash(lineText(line))).replace(/:$/, '');
+    if (INPUT_HEADING.test(folded)) {
+      this.inputBlock = true;
+      this.lastRow = undefined;
+      return true;
+    }
+    if (this.inputBlock && /\d/.test(line.text)) return true;
+    this.inputBlock = false;
+    return false;
   }
 
   /**
@@ -352,7 +378,7 @@ export function ageInDays(dob: string, at: string | undefined): number | undefin
 }
 
 export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {}): ParsedReport {
-  const ordered = [...pages].sort((a, b) => a.page - b.page);
+  const ordered = readHl7Segments([...pages].sort((a, b) => a.page - b.page));
   const lines: PageLine[] = ordered.flatMap((p) => p.lines.map((line, index) => ({ page: p.page, line, index, count: p.lines.length })));
   const allText = lines.map((l) => lineText(l.line)).join('\n');
   const language = detectLanguage(allText);

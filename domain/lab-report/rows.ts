@@ -283,6 +283,17 @@ function isFlagCell(text: string): boolean {
   return parseFlag(t) !== undefined && !isAmbiguousFlag(t) && !isUnitToken(t);
 }
 
+/**
+ * From OCR, a unit cell that begins with a unit and goes on with numbers or a bound ("pg/mL W Above optimal
+ * <200") holds the cells after it, merged by OCR where they stand close: the unit is its first word, and
+ * the rest belongs to columns that do not give the value.
+ */
+function unitCellsOf(unitCells: string[], ocr: boolean): string[] {
+  if (!ocr || unitCells.length !== 1 || unitCellOk(unitCells[0]!)) return unitCells;
+  const first = unitCells[0]!.trim().split(/\s+/)[0]!;
+  return isUnitToken(first) ? [first] : unitCells;
+}
+
 /** Read a row through the header's columns; undefined if the cells do not fit the columns. */
 function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined {
   const cells = assignColumns(chunks, opts.layout!);
@@ -291,11 +302,12 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   const name = text('name');
   const resultTokens = tokensOf([{ text: text('result') }], 0, opts.decimalComma);
   const f = assignFields(resultTokens, opts, false);
-  const unitText = withoutSignCells(cells.get('unit') ?? []);
+  const unitText = withoutSignCells(unitCellsOf(cells.get('unit') ?? [], opts.ocr === true));
   // From OCR, one garbled word beside a value that has a unit or a range is left out rather than the row.
   const garbled = opts.ocr === true && f.leftoverWords === 1 && (f.unit !== undefined || f.range !== undefined);
   if (!f.value || (f.leftoverWords > 0 && !garbled) || name === '' || !unitCellOk(unitText) || crowded(resultTokens, true)) return undefined;
   if (unitText !== '') f.unit = unitText;
+  f.unit ??= opts.layout!.columns.find((c) => c.role === 'result')?.unit;
   const sign = (cells.get('unit') ?? []).find((c) => SIGN_CELL.test(c.trim()) || isFlagCell(c));
   if (sign && !f.flag) f.flag = parseFlag(sign);
   const rangeText = text('range');

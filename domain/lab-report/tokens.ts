@@ -38,6 +38,8 @@ const RANGE_LABEL = new RegExp(
 const BOUND_WORDS = String.raw`(?:up to|upto|bis|jusqu'?à|max\.?|min\.?|unter|über|less than|greater than|inférieur à|supérieur à)`;
 
 const PATTERNS: [TokenKind, RegExp][] = [
+  // "10*3/uL", "10*9/L": UCUM's power of ten, as interfaces and LIS exports send counts; a unit, not "10" and a word.
+  ['unit', /10\*\d{1,2}\/(?:[uµμmnp]?l)(?=\s|$)/iy],
   // "(<5.0)", "[> 1.0]", "(up to 5)": a bound in brackets is a range printed alone, never a value.
   ['range', new RegExp(String.raw`[\[(]\s*(?:(?:[<>≤≥]=?|=<|=>)|${BOUND_WORDS})\s*${N}\s*[\])](?=\s|$|[,;])`, 'iy')],
   // "Not Estab." / "Not established": the range column says there is no range; its text is the range.

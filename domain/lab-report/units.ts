@@ -10,7 +10,7 @@ export type UnitKind =
   | 'moles' // substance concentration: mmol/L, µmol/L, mEq/L …
   | 'count' // number concentration: 10^3/µL, 10^9/L, G/L, /nL …
   | 'percent'
-  | 'units' // enzyme or arbitrary units: U/L, IU/L, mIU/L, µIU/mL, U/mL …
+  | 'units' // enzyme or arbitrary units: U/L, IU/L, mIU/L, µIU/mL, U/mL, kUA/L (allergen-specific IgE) …
   | 'fl' // entitic volume (MCV, MPV)
   | 'pg' // entitic mass (MCH)
   | 'time' // seconds
@@ -58,7 +58,7 @@ const KIND_RULES: KindRule[] = [
   { kind: 'moles', test: /^(m|u|n|p|f)?mol\/(l|dl|ml)$|^m?e(q|val)\/l$/i },
   { kind: 'mass', test: /^(k|m|u|n|p)?g\/(l|dl|ml|100ml)$/i },
   { kind: 'mass', test: /^gms?\/(l|dl|ml|100ml)$/i }, // "gm/dL": grams, as Indian and older US reports write it
-  { kind: 'units', test: /^(m|u|k|n)?(i?u|ui|e|ie|eu|au|u\[iu\]|\[iu\])\/(l|ml|dl)$|^(m|u|k)?iu\/(l|ml)$|^ukat\/l$|^(u|e)\/l$/i },
+  { kind: 'units', test: /^(m|u|k|n)?(i?u|ui|e|ie|eu|au|ua|u\[iu\]|\[iu\])\/(l|ml|dl)$|^(m|u|k)?iu\/(l|ml)$|^ukat\/l$|^(u|e)\/l$/i },
   { kind: 'percent', test: /^%$|^percent$|^l\/l$/i },
   { kind: 'fl', test: /^(fl|um3|µm3|femtoliters?)$/i },
   { kind: 'pg', test: /^(pg|fmol)$/i },
