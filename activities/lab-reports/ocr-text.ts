@@ -1,4 +1,6 @@
-import { isUnitToken } from '../../domain/lab-report/units.js';
+import { loincEntry } from '../../domain/lab-report/loinc-table.js';
+import { matchLoinc } from '../../domain/lab-report/loinc-match.js';
+import { canonicalUnit, isUnitToken } from '../../domain/lab-report/units.js';
 
 /**
  * Clean-up of OCR words on lab reports. Specks and paper grain come out as quote marks and braces
@@ -106,5 +108,54 @@ export function joinUnitPieces(words: string[]): string[] {
       }
     }
   }
+  return out;
+}
+
+/**
+ * "x 10%/L", "x 10P/uL", "x 109/uL", "x 10%uL": a power of ten whose superscript exponent OCR read as
+ * one other glyph (a mark, a letter, a wrong digit), the slash perhaps lost. The glyph cannot say
+ * whether 10³ or 10⁶ was printed, but the row's test can: a count unit's exponent is fixed by the
+ * analyte and the volume (leukocytes and platelets 10³/µL or 10⁹/L, red cells 10⁶/µL or 10¹²/L). The
+ * first cell of the line is taken as the test's name; when the LOINC table knows it (as a count), with
+ * exactly one power of ten for that volume among its usual units, the cell's power of ten is rewritten
+ * with that exponent. A power of ten already right for the analyte is left as printed; a name the table
+ * does not know, or a cell of other words, is left as read.
+ */
+const GARBLED_POWER = /^(.*?)(?:^|\s)[x×X*]\s?10\s?([^\s\d]|\d)\s?\/?\s?([uµμ]?)([lL])$/;
+
+const SUPERSCRIPT: Record<string, string> = { '³': '3', '⁶': '6', '⁹': '9' };
+
+export function repairCountExponents(cells: string[]): string[] {
+  if (cells.length < 2) return cells;
+  const name = cells[0]!.replace(/^[^\p{L}]+/u, '').trim();
+  if (!/\p{L}{2}/u.test(name) || /\d/.test(name)) return cells;
+  let exponents: Map<string, string> | undefined;
+  return cells.map((cell, i) => {
+    if (i === 0) return cell;
+    const m = GARBLED_POWER.exec(cell.trim());
+    if (!m) return cell;
+    exponents ??= countExponents(name);
+    const volume = m[3] ? 'ul' : 'l';
+    const exponent = exponents.get(volume);
+    // An exponent read right ("×10³/µL", "x103/uL") is left as printed.
+    if (!exponent || (SUPERSCRIPT[m[2]!] ?? m[2]) === exponent) return cell;
+    const unit = `x10^${exponent}/${m[3] ? 'uL' : 'L'}`;
+    return m[1]!.trim() === '' ? unit : `${m[1]!.trim()} ${unit}`;
+  });
+}
+
+/** The one power of ten per volume ("ul", "l") among the usual units of the test the table knows by this name. */
+function countExponents(name: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const top = matchLoinc(name, { unit: '10^9/L' })[0];
+  if (!top || top.confidence_score < 0.75) return out;
+  const seen = new Map<string, Set<string>>();
+  for (const u of loincEntry(top.loinc_code)?.units ?? []) {
+    const p = /^10\^(\d{1,2})\/(ul|l)$/i.exec(canonicalUnit(u));
+    if (!p) continue;
+    const volume = p[2]!.toLowerCase();
+    seen.set(volume, new Set([...(seen.get(volume) ?? []), p[1]!]));
+  }
+  for (const [volume, exps] of seen) if (exps.size === 1) out.set(volume, [...exps][0]!);
   return out;
 }

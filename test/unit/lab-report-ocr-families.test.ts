@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { repairCountExponents } from '../../activities/lab-reports/ocr-text.js';
+import { parseLabReport } from '../../domain/lab-report/parse.js';
+import { flagFromLastDigit, newestOf } from '../../domain/lab-report/transposed.js';
+import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
+
+/**
+ * General rules for classes of OCR error that the weakest image families of the corpus showed (issue
+ * 14, OCR families pass): synthetic lines, no corpus document.
+ */
+
+const cells = (y: number, ...parts: [number, string][]): TextLine => ({ text: parts.map(([, t]) => t).join(' '), y, cells: parts.map(([x, t]) => ({ x, text: t })) });
+const ocrPage = (lines: TextLine[]): ExtractedPage => ({ page: 1, lines, source: 'ocr', ocrConfidence: 80 });
+const parse = (lines: TextLine[]) => parseLabReport([ocrPage(lines)], { currentYear: 2025 });
+const byName = (results: ParsedResult[], name: string): ParsedResult | undefined => results.find((x) => x.test_name === name);
+
+describe('transposed tables read by OCR', () => {
+  const xs = [30, 100, 160, 220, 280, 340];
+  const row = (y: number, ...texts: string[]) => cells(y, ...texts.map((t, i) => [xs[i]!, t] as [number, string]).filter(([, t]) => t !== ''));
+
+  it('a header of test names stays one when OCR misread a name into a look-alike ("Plc") or into a column heading word ("ab" for Hb)', () => {
+    const { results } = parse([
+      row(24, 'Date', 'ab', 'WCC', 'Plc', 'RCC', 'PCV'),
+      row(32, 'Units', 'g/L', 'x10^9/L', 'x10^9/L', 'x10^12/L', 'L/L'),
+      row(40, 'Range', '115-165', '4.0-11.0', '150-400', '3.8-5.8', '0.37-0.47'),
+      row(54, '14/04/2024', '146', '7.2', '301', '5.66', '0.41'),
+      row(65, '09/08/2024', '141', '6.8', '288', '5.01', '0.42'),
+      row(76, '20/12/2024', '145', '7.3', '296', '5.16', '0.39'),
+    ]);
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([
+      ['WCC', '7.3'],
+      ['Plt', '296'],
+      ['RCC', '5.16'],
+      ['PCV', '0.39'],
+    ]);
+  });
+
+  it('one date OCR misread into no date ("20/22/2024") after dates in order is the newest row', () => {
+    const { results } = parse([
+      row(24, 'Date', 'Na', 'K', 'Creat'),
+      row(32, 'Units', 'mmol/L', 'mmol/L', 'umol/L'),
+      row(46, '14/04/2024', '147', '4.8', '99'),
+      row(57, '09/08/2024', '134', '4.0', '76'),
+      row(68, '20/22/2024', '139', '4.4', '72'),
+    ]);
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([
+      ['Na', '139'],
+      ['K', '4.4'],
+      ['Creat', '72'],
+    ]);
+  });
+
+  it('newestOf: the readable dates give the direction; an unreadable one is newest only past the newest end', () => {
+    expect(newestOf(['14/04/2024', '09/08/2024', '20/22/2024'])).toBe(2);
+    expect(newestOf(['20/22/2024', '09/08/2024', '14/04/2024'])).toBe(0);
+    expect(newestOf(['14/04/2024', '20/22/2024', '09/12/2024'])).toBe(2);
+    expect(newestOf(['14/04/2024', '09/08/2024', '20/12/2024'])).toBe(2);
+    // Too little to go on: the table gives nothing rather than a guess.
+    expect(newestOf(['09/08/2024', '20/22/2024'])).toBeUndefined();
+    expect(newestOf(['14/04/2024', '39/08/2024', '20/22/2024'])).toBeUndefined();
+  });
+
+  it('flagFromLastDigit: a flag letter read as one more digit than the column prints (H as 8, L as 1 or 4)', () => {
+    expect(flagFromLastDigit('10,28', ['9.6H', '9.8H'], undefined)).toBe('10,2H');
+    expect(flagFromLastDigit('3.21', ['3.6', '3.8'], { min: 3.5, max: 5.5 })).toBe('3.2L');
+    expect(flagFromLastDigit('2.04', ['2.6', '2.2 L'], { min: 2.2 })).toBe('2.0L');
+    // The range says the other side, a last digit that is no flag's look-alike, older values that
+    // disagree on decimals or have none, or no older value: left as read.
+    expect(flagFromLastDigit('4.51', ['4.1', '4.0'], { min: 3.5, max: 5.2 })).toBe('4.51');
+    expect(flagFromLastDigit('10.25', ['9.6', '9.8'], undefined)).toBe('10.25');
+    expect(flagFromLastDigit('10.28', ['9.65', '9.6'], undefined)).toBe('10.28');
+    expect(flagFromLastDigit('10.8', ['9', '10'], undefined)).toBe('10.8');
+    expect(flagFromLastDigit('10.28', [], undefined)).toBe('10.28');
+    expect(flagFromLastDigit('5.66', ['5.6', '5.8'], undefined)).toBe('5.66');
+  });
+
+  it('the newest value of a column printed with one decimal, read with two ending in 8, is the value flagged H', () => {
+    const { results } = parse([
+      row(24, 'Date', 'Neut', 'Lymph'),
+      row(32, 'Units', 'x10^9/L', 'x10^9/L'),
+      row(46, '14/04/2024', '9.6H', '2.8'),
+      row(57, '09/08/2024', '9.8H', '3.2'),
+      row(68, '20/12/2024', '10.28', '3.0'),
+    ]);
+    expect(byName(results, 'Neut')).toMatchObject({ value: '10.2', flag: 'H' });
+    expect(byName(results, 'Lymph')).toMatchObject({ value: '3.0' });
+  });
+});
+
+describe('repairCountExponents: a power of ten whose exponent OCR garbled, told by the analyte', () => {
+  it.each([
+    [['White Blood Cells', '7.7', 'x 10%/L', '4.5-11.0'], 'x10^9/L'],
+    [['Platelet Count', '331', 'x 10%uL', '150 - 400'], 'x10^3/uL'],
+    [['Absolute Neutrophils', '5.46', 'x 109/uL', '1.8-7.7'], 'x10^3/uL'],
+    [['Absolute Lymphocytes', '3.44', 'x 10P/uL', '1.0-4.8'], 'x10^3/uL'],
+    [['Red Blood Cells', '5.51', 'x 10%/uL', '4.50 - 5.90'], 'x10^6/uL'],
+    [['RBC', '4.9', 'x10"/L', '4.5-6.5'], 'x10^12/L'],
+  ])('%j → unit %s', (line, unit) => {
+    const out = repairCountExponents(line);
+    expect(out[2]).toBe(unit);
+    expect([out[0], out[1], out[3]]).toEqual([line[0], line[1], line[3]]);
+  });
+
+  it('the unit is found in a cell that holds the value too', () => {
+    expect(repairCountExponents(['Platelets', '250 x 10P/uL'])).toEqual(['Platelets', '250 x10^3/uL']);
+  });
+
+  it('leaves lines alone when the name is no count the LOINC table knows, or the cell is no power of ten', () => {
+    for (const line of [
+      ['Sodium', '140', 'x 10%/L'],
+      ['Qwertyuiop', '7.7', 'x 10%/L'],
+      ['Component', 'Value', 'Units'],
+      ['White Blood Cells', '7.7', '45-110'],
+      ['White Blood Cells', '7.7', '10 L'],
+      ['White Blood Cells', '7.7', 'x10^3/uL'],
+      ['WBC', '6.1', '×10³/µL'],
+      ['Platelets', '250', 'x103/uL'],
+      ['7.7', 'x 10%/L'],
+    ]) {
+      expect(repairCountExponents(line)).toEqual(line);
+    }
+  });
+
+  it('the row is then read with its unit (it was refused with a garbled unit cell)', () => {
+    const header = cells(10, [20, 'Component'], [200, 'Value'], [300, 'Units'], [400, 'Reference Range']);
+    const line = (y: number, ...texts: string[]) => cells(y, ...texts.map((t, i) => [[20, 200, 300, 400][i]!, t] as [number, string]));
+    const raw = ['Platelet Count', '331', 'x 10%uL', '150 - 400'];
+    expect(byName(parse([header, line(30, ...raw)]).results, 'Platelet Count')).toBeUndefined();
+    const read = byName(parse([header, line(30, ...repairCountExponents(raw))]).results, 'Platelet Count');
+    expect(read).toMatchObject({ value: '331', units: 'x10^3/uL', min_reference_range: 150, max_reference_range: 400 });
+  });
+});
