@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { repairCountExponents } from '../../activities/lab-reports/ocr-text.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
+import { arrowReadAsDigit } from '../../domain/lab-report/plausibility.js';
 import { flagFromLastDigit, newestOf } from '../../domain/lab-report/transposed.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
 
@@ -128,5 +129,48 @@ describe('repairCountExponents: a power of ten whose exponent OCR garbled, told 
     expect(byName(parse([header, line(30, ...raw)]).results, 'Platelet Count')).toBeUndefined();
     const read = byName(parse([header, line(30, ...repairCountExponents(raw))]).results, 'Platelet Count');
     expect(read).toMatchObject({ value: '331', units: 'x10^3/uL', min_reference_range: 150, max_reference_range: 400 });
+  });
+});
+
+describe('arrowReadAsDigit: an up arrow after the value read as its last digit', () => {
+  const result = (value: string, range: string, min?: number, max?: number, flag?: string): ParsedResult => ({
+    test_name: 'T',
+    value,
+    type: 'numeric',
+    page: 1,
+    reference_range_text: range,
+    ...(min === undefined ? {} : { min_reference_range: min }),
+    ...(max === undefined ? {} : { max_reference_range: max }),
+    ...(flag === undefined ? {} : { flag }),
+  });
+
+  it('one decimal more than the range, ending in 1, above the range even without that digit', () => {
+    expect(arrowReadAsDigit(result('16.51', '12,0 - 15,5', 12, 15.5))).toBe(true);
+    expect(arrowReadAsDigit(result('6,61', '2,4 - 5,7', 2.4, 5.7))).toBe(true);
+    expect(arrowReadAsDigit(result('131', '< 115', undefined, 115))).toBe(false); // no decimals to count
+  });
+
+  it('a range whose separators were lost too ("120-155" for 12,0 - 15,5) is read a tenth as large', () => {
+    expect(arrowReadAsDigit(result('16.51', '120-155', 120, 155))).toBe(true);
+    expect(arrowReadAsDigit(result('6.61', '24-57', 24, 57))).toBe(true);
+  });
+
+  it('leaves values that say it only once, or not at all', () => {
+    expect(arrowReadAsDigit(result('6.009', '0,27 - 4,20', 0.27, 4.2))).toBe(false); // ends in 9
+    expect(arrowReadAsDigit(result('4.51', '3.5 - 5.1', 3.5, 5.1))).toBe(false); // inside the range
+    expect(arrowReadAsDigit(result('5.21', '3.5 - 5.2', 3.5, 5.2))).toBe(false); // 5.2 is not above 5.2
+    expect(arrowReadAsDigit(result('16.51', '12.00 - 15.50', 12, 15.5))).toBe(false); // as many decimals as the range
+    expect(arrowReadAsDigit(result('16.51', '12,0 - 15,5', 12, 15.5, 'H'))).toBe(false); // flagged: the arrow was read
+    expect(arrowReadAsDigit(result('2.51', '40-100', 40, 100))).toBe(false); // below even a tenth of a whole-number range
+  });
+
+  it('such a value is left out of an OCR page, kept on a text layer', () => {
+    const lines = [cells(10, [20, 'Test'], [200, 'Result'], [300, 'Units'], [400, 'Reference Range']), cells(30, [20, 'Hemoglobin'], [200, '16.51'], [300, 'g/dL'], [400, '12.0 - 15.5']), cells(50, [20, 'Sodium'], [200, '140'], [300, 'mmol/L'], [400, '136 - 145'])];
+    expect(parse(lines).results.map((r) => r.test_name)).toEqual(['Sodium']);
+    const text = parseLabReport([{ page: 1, lines, source: 'text_layer' }], { currentYear: 2025 });
+    expect(text.results.map((r) => [r.test_name, r.value])).toEqual([
+      ['Hemoglobin', '16.51'],
+      ['Sodium', '140'],
+    ]);
   });
 });
