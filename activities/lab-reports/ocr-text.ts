@@ -1,5 +1,6 @@
 import { loincEntry } from '../../domain/lab-report/loinc-table.js';
 import { matchLoinc } from '../../domain/lab-report/loinc-match.js';
+import { parseRange } from '../../domain/lab-report/ranges.js';
 import { canonicalUnit, isUnitToken } from '../../domain/lab-report/units.js';
 
 /**
@@ -158,4 +159,35 @@ function countExponents(name: string): Map<string, string> {
   }
   for (const [volume, exps] of seen) if (exps.size === 1) out.set(volume, [...exps][0]!);
   return out;
+}
+
+/** Thin glyphs an up arrow printed after a value comes out as: "129 1", "6,009 ı". */
+const ARROW_GLYPH = /^([<>]?\d+(?:[.,]\d+)?)\s+[1lI|ıi!tT↑]$/;
+
+/**
+ * "129 1", "6,009 ı": a value whose up arrow OCR read as a thin glyph of its own (a digit 1, an l, a
+ * bar). Such a cell holds two numbers, and the row is refused. When the line's range (a later cell that
+ * reads as a range with an upper bound) says the value is above it, the glyph is the arrow: the cell is
+ * given back as "129 ↑". Below or inside the range, or with no range on the line, it is left as read
+ * (a down arrow's look-alikes are not known well enough to be told from a stray mark).
+ */
+export function repairArrowGlyphs(cells: string[]): string[] {
+  return cells.map((cell, i) => {
+    const m = ARROW_GLYPH.exec(cell.trim());
+    if (!m || i === 0) return cell;
+    const value = m[1]!;
+    for (const later of cells.slice(i + 1)) {
+      const comma = /\d,\d{1,2}(?!\d)/.test(`${later} ${value}`) && !/\d\.\d{1,2}(?!\d)/.test(later);
+      const range = parseRange(later, comma);
+      if (!range) continue;
+      const n = Number(comma ? value.replace(',', '.') : value.replace(/,/g, ''));
+      return range.max !== undefined && !/^[<>]/.test(value) && n > range.max ? `${value} ↑` : cell;
+    }
+    return cell;
+  });
+}
+
+/** The repairs of a whole line's cells (after each word's own): count exponents, arrows read as glyphs. */
+export function repairLineCells(cells: string[]): string[] {
+  return repairArrowGlyphs(repairCountExponents(cells));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repairCountExponents } from '../../activities/lab-reports/ocr-text.js';
+import { repairArrowGlyphs, repairCountExponents, repairLineCells } from '../../activities/lab-reports/ocr-text.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { arrowReadAsDigit } from '../../domain/lab-report/plausibility.js';
 import { flagFromLastDigit, newestOf } from '../../domain/lab-report/transposed.js';
@@ -172,5 +172,37 @@ describe('arrowReadAsDigit: an up arrow after the value read as its last digit',
       ['Hemoglobin', '16.51'],
       ['Sodium', '140'],
     ]);
+  });
+});
+
+describe('repairArrowGlyphs: an up arrow after the value read as a thin glyph of its own', () => {
+  it.each([
+    [['Cholesterol LDL', '129 1', 'mg/dl', '<115'], '129 ↑'],
+    [['TSH', '6,009 ı', 'uIU/ml', '0,27-4,20'], '6,009 ↑'],
+    [['Glucose', '131 l', 'mg/dL', '70 - 99'], '131 ↑'],
+    [['Ferritin', '1,250 |', 'ng/mL', '24 - 336'], '1,250 ↑'],
+  ])('%j → %s when the line\'s range says the value is above it', (line, cell) => {
+    expect(repairArrowGlyphs(line)[1]).toBe(cell);
+  });
+
+  it('leaves the cell as read inside or below the range, with no range, or when the value is a bound', () => {
+    for (const line of [
+      ['Cholesterol LDL', '99 1', 'mg/dl', '<115'],
+      ['Sodium', '131 1', 'mmol/L', '136 - 145'],
+      ['Cholesterol LDL', '129 1', 'mg/dl'],
+      ['CRP', '<5 1', 'mg/L', '<3'],
+      ['129 1', 'mg/dl', '<115'],
+      ['Cholesterol LDL', '129 12', 'mg/dl', '<115'],
+    ]) {
+      expect(repairArrowGlyphs(line)).toEqual(line);
+    }
+  });
+
+  it('the row is then read, flagged by the arrow (it was refused with two numbers in its result cell)', () => {
+    const header = cells(10, [20, 'Test'], [200, 'Result'], [300, 'Units'], [400, 'Reference Range']);
+    const line = (texts: string[]) => cells(30, ...texts.map((t, i) => [[20, 200, 300, 400][i]!, t] as [number, string]));
+    const raw = ['Cholesterol LDL', '129 1', 'mg/dl', '<115'];
+    expect(byName(parse([header, line(raw)]).results, 'Cholesterol LDL')).toBeUndefined();
+    expect(byName(parse([header, line(repairLineCells(raw))]).results, 'Cholesterol LDL')).toMatchObject({ value: '129', flag: '↑', interpretation: 'abnormal' });
   });
 });
