@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { repairArrowGlyphs, repairCountExponents, repairLineCells } from '../../activities/lab-reports/ocr-text.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
-import { arrowReadAsDigit } from '../../domain/lab-report/plausibility.js';
+import { arrowReadAsDigit, rangeReadAsResult } from '../../domain/lab-report/plausibility.js';
 import { flagFromLastDigit, newestOf } from '../../domain/lab-report/transposed.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
 
@@ -204,5 +204,34 @@ describe('repairArrowGlyphs: an up arrow after the value read as a thin glyph of
     const raw = ['Cholesterol LDL', '129 1', 'mg/dl', '<115'];
     expect(byName(parse([header, line(raw)]).results, 'Cholesterol LDL')).toBeUndefined();
     expect(byName(parse([header, line(repairLineCells(raw))]).results, 'Cholesterol LDL')).toMatchObject({ value: '129', flag: '↑', interpretation: 'abnormal' });
+  });
+});
+
+describe('rangeReadAsResult: a range line whose label OCR misread', () => {
+  const result = (test_name: string, value: string, code?: string): ParsedResult => ({
+    test_name,
+    value,
+    type: 'numeric',
+    page: 1,
+    ...(code ? { loinc_matches: [{ loinc_code: code, loinc_name: '', display_name: '', confidence_score: 0.95 }] } : {}),
+  });
+
+  it('a name ending in the words a one-sided range puts before its bound', () => {
+    expect(rangeReadAsResult(result('Desejével: inferior a', '190'))).toBe(true);
+    expect(rangeReadAsResult(result('Descjével: superior a', '40'))).toBe(true);
+    expect(rangeReadAsResult(result('Optirnal: less than', '100'))).toBe(true);
+    expect(rangeReadAsResult(result('Wiinschenswert: unter', '200'))).toBe(true);
+  });
+
+  it('test names, and names the LOINC table knows, are left alone', () => {
+    expect(rangeReadAsResult(result('Cholesterol total', '155'))).toBe(false);
+    expect(rangeReadAsResult(result('Vitamin B12', '651'))).toBe(false);
+    expect(rangeReadAsResult(result('HDL', '40'))).toBe(false);
+    expect(rangeReadAsResult(result('Cholesterol below', '190', '2093-3'))).toBe(false);
+  });
+
+  it('such a line gives no result on an OCR page', () => {
+    const lines = [cells(10, [20, 'Resultado:'], [120, '155 mg/dL']), cells(30, [20, 'Desejével: inferior a 190 mg/dL']), cells(50, [20, 'Sodium'], [120, '140 mmol/L'])];
+    expect(parse(lines).results.map((r) => r.test_name)).not.toContain('Desejével: inferior a');
   });
 });
