@@ -51,9 +51,15 @@ function headerOf(line: TextLine, confidence: NameConfidence): { labelX: number;
   const minimum = labelled && headerRoleOf(first.text) === 'other' ? 1 : 2;
   if (tests.length < minimum || tests.some((c) => /^[<>]?\s*\d/.test(c.text) || isDateCell(c.text))) return undefined;
   const columns = tests.map((c) => ({ x: c.x, ...splitNameUnit(squash(c.text)) }));
+  const isKnown = columns.map((c) => confidence(c.name) >= LIKELY_TEST_NAME);
+  let known = isKnown.filter(Boolean).length;
   // A heading OCR misread by one look-alike ("Plc" for Plt) counts as the test it is one swap from
-  // (ocr-names.ts: only into one name the LOINC table knows); the row reader repairs it likewise.
-  const known = columns.filter((c) => confidence(c.name) >= LIKELY_TEST_NAME || confidence(repairOcrName(c.name)) >= LIKELY_TEST_NAME).length;
+  // (ocr-names.ts: only into one name the LOINC table knows); the row reader repairs it likewise. Tried
+  // only beside a test the table knows as printed, and when the header falls short without it (the
+  // look-alike search is the costly part of reading a line).
+  if (known >= 1 && (known < minimum || known * 2 < columns.length)) {
+    known = columns.filter((c, i) => isKnown[i] || confidence(repairOcrName(c.name)) >= LIKELY_TEST_NAME).length;
+  }
   // Column headings ("Result", "Units", "Flag") make a line an ordinary header, not test names; one
   // among three or more known tests is a test name OCR misread into a heading word ("ab" for Hb).
   const headings = tests.filter((c) => headerRoleOf(c.text) !== undefined).length;
