@@ -1,4 +1,7 @@
-import { isUnitToken } from '../../domain/lab-report/units.js';
+import { loincEntry } from '../../domain/lab-report/loinc-table.js';
+import { matchLoinc } from '../../domain/lab-report/loinc-match.js';
+import { parseRange } from '../../domain/lab-report/ranges.js';
+import { canonicalUnit, isUnitToken } from '../../domain/lab-report/units.js';
 
 /**
  * Clean-up of OCR words on lab reports. Specks and paper grain come out as quote marks and braces
@@ -107,4 +110,84 @@ export function joinUnitPieces(words: string[]): string[] {
     }
   }
   return out;
+}
+
+/**
+ * "x 10%/L", "x 10P/uL", "x 109/uL", "x 10%uL": a power of ten whose superscript exponent OCR read as
+ * one other glyph (a mark, a letter, a wrong digit), the slash perhaps lost. The glyph cannot say
+ * whether 10³ or 10⁶ was printed, but the row's test can: a count unit's exponent is fixed by the
+ * analyte and the volume (leukocytes and platelets 10³/µL or 10⁹/L, red cells 10⁶/µL or 10¹²/L). The
+ * first cell of the line is taken as the test's name; when the LOINC table knows it (as a count), with
+ * exactly one power of ten for that volume among its usual units, the cell's power of ten is rewritten
+ * with that exponent. A power of ten already right for the analyte is left as printed; a name the table
+ * does not know, or a cell of other words, is left as read.
+ */
+const GARBLED_POWER = /^(.*?)(?:^|\s)[x×X*]\s?10\s?([^\s\d]|\d)\s?\/?\s?([uµμ]?)([lL])$/;
+
+const SUPERSCRIPT: Record<string, string> = { '³': '3', '⁶': '6', '⁹': '9' };
+
+export function repairCountExponents(cells: string[]): string[] {
+  if (cells.length < 2) return cells;
+  const name = cells[0]!.replace(/^[^\p{L}]+/u, '').trim();
+  if (!/\p{L}{2}/u.test(name) || /\d/.test(name)) return cells;
+  let exponents: Map<string, string> | undefined;
+  return cells.map((cell, i) => {
+    if (i === 0) return cell;
+    const m = GARBLED_POWER.exec(cell.trim());
+    if (!m) return cell;
+    exponents ??= countExponents(name);
+    const volume = m[3] ? 'ul' : 'l';
+    const exponent = exponents.get(volume);
+    // An exponent read right ("×10³/µL", "x103/uL") is left as printed.
+    if (!exponent || (SUPERSCRIPT[m[2]!] ?? m[2]) === exponent) return cell;
+    const unit = `x10^${exponent}/${m[3] ? 'uL' : 'L'}`;
+    return m[1]!.trim() === '' ? unit : `${m[1]!.trim()} ${unit}`;
+  });
+}
+
+/** The one power of ten per volume ("ul", "l") among the usual units of the test the table knows by this name. */
+function countExponents(name: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const top = matchLoinc(name, { unit: '10^9/L' })[0];
+  if (!top || top.confidence_score < 0.75) return out;
+  const seen = new Map<string, Set<string>>();
+  for (const u of loincEntry(top.loinc_code)?.units ?? []) {
+    const p = /^10\^(\d{1,2})\/(ul|l)$/i.exec(canonicalUnit(u));
+    if (!p) continue;
+    const volume = p[2]!.toLowerCase();
+    seen.set(volume, new Set([...(seen.get(volume) ?? []), p[1]!]));
+  }
+  for (const [volume, exps] of seen) if (exps.size === 1) out.set(volume, [...exps][0]!);
+  return out;
+}
+
+/** Thin glyphs an up arrow printed after a value comes out as: "129 1", "6,009 ı". */
+const ARROW_GLYPH = /^([<>]?\d+(?:[.,]\d+)?)\s+[1lI|ıi!tT↑]$/;
+
+/**
+ * "129 1", "6,009 ı": a value whose up arrow OCR read as a thin glyph of its own (a digit 1, an l, a
+ * bar). Such a cell holds two numbers, and the row is refused. When the line's range (a later cell that
+ * reads as a range with an upper bound) says the value is above it, the glyph is the arrow: the cell is
+ * given back as "129 ↑". Below or inside the range, or with no range on the line, it is left as read
+ * (a down arrow's look-alikes are not known well enough to be told from a stray mark).
+ */
+export function repairArrowGlyphs(cells: string[]): string[] {
+  return cells.map((cell, i) => {
+    const m = ARROW_GLYPH.exec(cell.trim());
+    if (!m || i === 0) return cell;
+    const value = m[1]!;
+    for (const later of cells.slice(i + 1)) {
+      const comma = /\d,\d{1,2}(?!\d)/.test(`${later} ${value}`) && !/\d\.\d{1,2}(?!\d)/.test(later);
+      const range = parseRange(later, comma);
+      if (!range) continue;
+      const n = Number(comma ? value.replace(',', '.') : value.replace(/,/g, ''));
+      return range.max !== undefined && !/^[<>]/.test(value) && n > range.max ? `${value} ↑` : cell;
+    }
+    return cell;
+  });
+}
+
+/** The repairs of a whole line's cells (after each word's own): count exponents, arrows read as glyphs. */
+export function repairLineCells(cells: string[]): string[] {
+  return repairArrowGlyphs(repairCountExponents(cells));
 }

@@ -7,7 +7,7 @@ import type { Worker } from 'tesseract.js';
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { type TextLine, UNREADABLE } from '../../domain/lab-report/types.js';
 import { ocrQueueDepth } from '../../lib/metrics.js';
-import { cleanWord, joinUnitPieces, repairUnit } from './ocr-text.js';
+import { cleanWord, joinUnitPieces, repairLineCells, repairUnit } from './ocr-text.js';
 import { nativeReadNumbers, nativeReadPage, nativeTesseractAvailable } from './tesseract-native.js';
 
 /**
@@ -565,7 +565,7 @@ export function toPage(ocrLines: OcrLine[], scale: number): OcrPage {
         cells.push({ words: [w.text], x: w.bbox.x0, width: w.bbox.x1 - w.bbox.x0, right: w.bbox.x1 });
       }
     }
-    const texts = cells.map((c) => joinUnitPieces(c.words).map(repairUnit).join(' '));
+    const texts = repairLineCells(cells.map((c) => joinUnitPieces(c.words).map(repairUnit).join(' ')));
     lines.push({
       text: texts.join(' '),
       // The baseline, like a PDF text layer's y.

@@ -5,6 +5,7 @@
  * the marks of a lost separator and contradicts what the rest of its row says.
  */
 import { impossibleValue } from './physiology.js';
+import { parseRange } from './ranges.js';
 import { type ParsedResult } from './types.js';
 
 /** A whole number with a leading zero ("096", "05") is never printed so: a separator was lost. */
@@ -58,10 +59,58 @@ export function flagReadAsDigit(result: ParsedResult, reportHasFlags: boolean): 
   return high || low;
 }
 
+/** "120-155" beside "16,51": whole-number bounds of two digits or more. */
+const WHOLE_RANGE = /^[[(]?\s*\d{2,}\s*[-–—]\s*\d{2,}\s*[\])]?$/;
+
+/**
+ * Whether an OCR value is an up arrow printed after it and read as its last digit ("16,5 ↑" as
+ * "16,51", "6,6 ↑" as "6,61"): the value has one decimal more than its range's bounds, ends in 1, and
+ * even without that digit lies above the range. Reports that flag with arrows lose them to OCR
+ * altogether as often as not, so no flag elsewhere in the report is asked for; the value itself must
+ * say it twice (the extra decimal and the side). A range whose separators OCR lost too ("120-155" for
+ * "12,0 - 15,5": whole numbers of two digits or more, over three times the value) is read a tenth as
+ * large, with one decimal.
+ */
+export function arrowReadAsDigit(result: ParsedResult): boolean {
+  if (result.flag !== undefined || result.type !== 'numeric' || !/^\d+[.,]\d+1$/.test(result.value)) return false;
+  const range = result.reference_range_text;
+  let max = result.max_reference_range;
+  if (!range || max === undefined) return false;
+  let decimals = rangeDecimals(range);
+  const value = Number(result.value.replace(',', '.'));
+  const min = result.min_reference_range;
+  if (decimals === 0 && WHOLE_RANGE.test(range.trim()) && min !== undefined && value * 3 < min) {
+    max /= 10;
+    decimals = 1;
+  }
+  if (decimalCount(result.value) !== decimals + 1) return false;
+  return Number(result.value.slice(0, -1).replace(',', '.')) > max;
+}
+
+/** The LOINC confidence from which a name is taken for a known test (types.ts, LIKELY_TEST_NAME). */
+const KNOWN_NAME = 0.75;
+
+/**
+ * Whether an OCR "result" is a range line whose label OCR misread ("Desejével: inferior a 190 mg/dL",
+ * "Desejável" being a label the reader knows): its name ends in the words a one-sided range puts before
+ * its bound, so that those words and the value read as a range ("inferior a 190", "below 40", "less
+ * than 5"), and the name is no test the LOINC table knows.
+ */
+export function rangeReadAsResult(result: ParsedResult): boolean {
+  if (result.type !== 'numeric' || (result.loinc_matches?.[0]?.confidence_score ?? 0) >= KNOWN_NAME) return false;
+  const words = result.test_name.trim().split(/\s+/);
+  for (let k = 1; k <= Math.min(3, words.length); k++) {
+    const range = parseRange(`${words.slice(-k).join(' ')} ${result.value}`, false);
+    if (range && (range.min === undefined) !== (range.max === undefined)) return true;
+  }
+  return false;
+}
+
 /**
  * Results of OCR pages without the values that carry the marks of a misreading: a lost separator
  * (see lostSeparator), or a value no human sample reaches for its analyte and unit (physiology.ts: a
- * separator lost in the value and its range alike), or a flag letter read as a digit (flagReadAsDigit).
+ * separator lost in the value and its range alike), or a flag letter or an up arrow read as a digit
+ * (flagReadAsDigit, arrowReadAsDigit), or a range line whose label OCR misread (rangeReadAsResult).
  * A leading zero is such a mark on any page.
  */
 export function withoutMisreadings(results: ParsedResult[], ocrPages: Set<number>): ParsedResult[] {
@@ -70,6 +119,6 @@ export function withoutMisreadings(results: ParsedResult[], ocrPages: Set<number
     if (r.type === 'numeric' && LEADING_ZERO.test(r.value)) return false;
     if (!ocrPages.has(r.page ?? 0)) return true;
     if (r.type === 'numeric' && impossibleValue(r.loinc_matches?.[0]?.loinc_code, Number(r.value), r.units)) return false;
-    return !lostSeparator(r, reportHasFlags) && !flagReadAsDigit(r, reportHasFlags);
+    return !lostSeparator(r, reportHasFlags) && !flagReadAsDigit(r, reportHasFlags) && !arrowReadAsDigit(r) && !rangeReadAsResult(r);
   });
 }

@@ -11,8 +11,9 @@
  * lines taken are then read by the caller through a column layout of their own (name, result, unit,
  * range), so the row reader's evidence test and LOINC matching apply as to any row.
  */
-import { DATE_PATTERN } from './dates.js';
+import { DATE_PATTERN, parseDate } from './dates.js';
 import { type Chunk, chunksOf, type ColumnLayout, headerRoleOf, newestDateIndex } from './layout.js';
+import { repairOcrName } from './ocr-names.js';
 import { parseRange } from './ranges.js';
 import { foldText, squash } from './text.js';
 import { LIKELY_TEST_NAME, type NameConfidence, type TextLine } from './types.js';
@@ -48,9 +49,21 @@ function headerOf(line: TextLine, confidence: NameConfidence): { labelX: number;
   const tests = labelled ? chunks.slice(1) : chunks;
   // One test column only under a label that names the row column ("Date | Lymph"), the continuation of a wider table.
   const minimum = labelled && headerRoleOf(first.text) === 'other' ? 1 : 2;
-  if (tests.length < minimum || tests.some((c) => /^[<>]?\s*\d/.test(c.text) || isDateCell(c.text) || headerRoleOf(c.text) !== undefined)) return undefined;
+  if (tests.length < minimum || tests.some((c) => /^[<>]?\s*\d/.test(c.text) || isDateCell(c.text))) return undefined;
   const columns = tests.map((c) => ({ x: c.x, ...splitNameUnit(squash(c.text)) }));
-  const known = columns.filter((c) => confidence(c.name) >= LIKELY_TEST_NAME).length;
+  const isKnown = columns.map((c) => confidence(c.name) >= LIKELY_TEST_NAME);
+  let known = isKnown.filter(Boolean).length;
+  // A heading OCR misread by one look-alike ("Plc" for Plt) counts as the test it is one swap from
+  // (ocr-names.ts: only into one name the LOINC table knows); the row reader repairs it likewise. Tried
+  // only beside a test the table knows as printed, and when the header falls short without it (the
+  // look-alike search is the costly part of reading a line).
+  if (known >= 1 && (known < minimum || known * 2 < columns.length)) {
+    known = columns.filter((c, i) => isKnown[i] || confidence(repairOcrName(c.name)) >= LIKELY_TEST_NAME).length;
+  }
+  // Column headings ("Result", "Units", "Flag") make a line an ordinary header, not test names; one
+  // among three or more known tests is a test name OCR misread into a heading word ("ab" for Hb).
+  const headings = tests.filter((c) => headerRoleOf(c.text) !== undefined).length;
+  if (headings > (known >= 3 ? 1 : 0)) return undefined;
   if (known < minimum || known * 2 < columns.length) return undefined;
   return { labelX: labelled ? first.x : Math.min(first.x, ...tests.map((c) => c.x)) - 1, columns };
 }
@@ -175,17 +188,77 @@ export class TransposedTable {
   /** One row per test with a value in the newest date's row; none when the dates do not say which that is. */
   rows(): TransposedRow[] {
     if (!this.hasDates) return [];
-    const newest = newestDateIndex(this.dated.map((d) => d.date));
+    const newest = newestOf(this.dated.map((d) => d.date));
     if (newest === undefined) return [];
     const { cells, line } = this.dated[newest]!;
     const out: TransposedRow[] = [];
     this.columns.forEach((c, i) => {
-      const value = cells.get(i);
-      if (value === undefined || foldText(value).trim() === '') return;
+      const read = cells.get(i);
+      if (read === undefined || foldText(read).trim() === '') return;
+      const older = this.dated.filter((_, k) => k !== newest).flatMap((d) => d.cells.get(i) ?? []);
+      const value = flagFromLastDigit(read, older, c.range === undefined ? undefined : parseRange(c.range, this.decimalComma));
       const parts = [c.name, value, c.unit ?? '', c.range ?? ''];
       const made = parts.map((text, k) => ({ text, x: TRANSPOSED_LAYOUT.columns[k]!.x })).filter((p) => p.text !== '');
       out.push({ line: { text: made.map((p) => p.text).join('   '), y: line.y, cells: made }, source: line });
     });
     return out;
   }
+}
+
+/** Whether a date-shaped text is a date in either day order ("20/22/2024", OCR's "20/12/2024", is none). */
+const readableDate = (text: string): boolean => parseDate(text, { order: 'dmy' }) !== '' || parseDate(text, { order: 'mdy' }) !== '';
+
+/**
+ * The newest of a table's date rows (layout.ts, newestDateIndex). One row whose date OCR misread into no
+ * date at all ("20/22/2024") does not hide the others: the readable dates, two or more, in order, give
+ * the direction the table runs (a cumulative table runs chronologically); the unreadable row is the
+ * newest when it lies past the newest readable one in that direction, else the newest is a readable one.
+ * Two or more unreadable rows, or fewer than two readable ones, leave it unknown.
+ */
+export function newestOf(dates: string[]): number | undefined {
+  const unreadable = dates.map((d, i) => (readableDate(d) ? -1 : i)).filter((i) => i >= 0);
+  if (unreadable.length === 0) return newestDateIndex(dates);
+  if (unreadable.length > 1) return undefined;
+  const readable = dates.map((_, i) => i).filter((i) => i !== unreadable[0]);
+  if (readable.length < 2) return undefined;
+  const at = newestDateIndex(readable.map((i) => dates[i]!));
+  if (at === undefined) return undefined;
+  const u = unreadable[0]!;
+  const newest = readable[at]!;
+  // Ascending (newest readable last) and the unreadable row after it, or descending and before it.
+  if (at === readable.length - 1 && u > newest) return u;
+  if (at === 0 && u < newest) return u;
+  return newest;
+}
+
+/** A flag letter and the digits OCR reads it as: H as 8, L as 1 or 4. */
+const FLAG_DIGITS: [string, RegExp][] = [
+  ['H', /^8$/],
+  ['L', /^[14]$/],
+];
+const decimalsOf = (text: string): number | undefined => {
+  const m = /^[<>]?\s*\d+(?:[.,](\d+))?\s*(?:[HL*]{0,2}|\(?[HL]\)?)$/i.exec(text.trim());
+  return m ? (m[1]?.length ?? 0) : undefined;
+};
+
+/**
+ * "10,28" on the newest row of a column whose older values read "9.6H", "9.8H": a flag letter printed
+ * after the value and read by OCR as one more digit (H as 8, L as 1 or 4). A column of a cumulative
+ * table prints its values with one number of decimals; a newest value with one decimal more than every
+ * older value in its column (one or more of them, all alike, with decimals), ending in a flag's
+ * look-alike and carrying no flag, is the value with that flag ("10,2H"), unless the column's range says
+ * the value lies on the other side. Other values are returned as read.
+ */
+export function flagFromLastDigit(value: string, older: string[], range: { min?: number; max?: number } | undefined): string {
+  const v = value.trim();
+  const m = /^(\d+[.,]\d+)(\d)$/.exec(v);
+  if (!m || older.length === 0) return value;
+  const d = decimalsOf(older[0]!);
+  if (d === undefined || d < 1 || older.some((o) => decimalsOf(o) !== d) || decimalsOf(v) !== d + 1) return value;
+  const flag = FLAG_DIGITS.find(([, digit]) => digit.test(m[2]!))?.[0];
+  if (!flag) return value;
+  const n = Number(m[1]!.replace(',', '.'));
+  if (flag === 'H' && range?.max !== undefined && !(n > range.max)) return value;
+  if (flag === 'L' && range?.min !== undefined && !(n < range.min)) return value;
+  return `${m[1]}${flag}`;
 }
