@@ -20,6 +20,8 @@ describe('workflow replay', () => {
         'user-deletion-erased',
         'user-deletion-restored',
         'lab-order-testkit-registrable-completed',
+        // recorded before the API started orders with their search attributes (the first task upserted them)
+        'lab-order-testkit-registrable-completed-before-start-search-attributes',
         // recorded before one marker stood for every order patch (ORDER_PATCHES_2026_11): one marker per patch
         'lab-order-testkit-registrable-completed-api-recorded-before-patch-generation',
         'lab-order-walk-in-redraw-available-before-patch-generation',

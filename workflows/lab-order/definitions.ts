@@ -36,6 +36,11 @@ export interface LabOrderInput {
    * lost) and announces them. Absent in older histories: the workflow draws the ids itself.
    */
   recorded?: { outboxEventId: string; then: string[] };
+  /**
+   * The workflow was started with its search attributes (team, method, user, and the status its creation
+   * leaves it in), so its first task does not upsert them. Absent in older histories and other starters.
+   */
+  searchAttributesAtStart?: boolean;
   /** Durable deadlines, in seconds (defaults from the domain; tests shorten them). */
   deadlines?: Partial<LabOrderDeadlines>;
 }

@@ -51,7 +51,10 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
   run.created = true;
   // From here on the order is findable by its search attributes (histories from before set none).
   run.searchable = run.has(SEARCH_ATTRIBUTES_SET);
-  if (run.searchable) upsertSearchAttributes(searchAttributePairs({ team: input.teamId, method: input.method, user: input.record.userId, status: run.state.low }));
+  // (unless the start set them: the API starts orders with them, its creation's status included)
+  if (run.searchable && !input.searchAttributesAtStart) {
+    upsertSearchAttributes(searchAttributePairs({ team: input.teamId, method: input.method, user: input.record.userId, status: run.state.low }));
+  }
   run.searchStatusBeforeWait = run.searchable && run.has(SEARCH_STATUS_BEFORE_WAIT);
 
   while (!lc.isTerminal(run.state)) {

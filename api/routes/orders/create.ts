@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
 import { isInvalidData } from '../../../domain/failures.js';
 import type { Context } from 'hono';
 import type { NewOrder } from '../../../db/queries/orders.js';
@@ -21,6 +22,7 @@ import {
 import type { AppEnv } from '../../env.js';
 import { HttpError, ValidationError, badRequest, notFound } from '../../errors.js';
 import type { OrdersDeps } from './deps.js';
+import { searchAttributePairs } from '../../../workflows/shared/search-attributes.js';
 
 export const CREATED_MESSAGE = 'Order created successfully';
 
@@ -120,6 +122,7 @@ export async function startOrder(
     record: { ...record, id: orderId, teamId, workflowId, detailsId: randomUUID(), origin: 'initial', transactionId: transactionIdOf(orderId) },
     idempotency: options.idempotency,
     recorded,
+    searchAttributesAtStart: true,
     ...(deps.deadlines ? { deadlines: deps.deadlines } : {}),
   };
   let running = true;
@@ -132,6 +135,8 @@ export async function startOrder(
       // never started again: one workflow per order, for ever.
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      // findable from its start (its first task need not upsert them): the status its creation leaves it in
+      typedSearchAttributes: searchAttributePairs({ team: teamId, method: record.method, user: record.userId, status: steps.at(-1) ?? 'ordered' }) as SearchAttributePair[],
     });
   } catch (err) {
     // Only possible under an idempotency key whose order has already finished its life: answer that order.
