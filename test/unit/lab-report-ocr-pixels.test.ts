@@ -2,6 +2,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recognize, stopOcr, toPnm } from '../../activities/lab-reports/ocr.js';
 import { nativeTesseractAvailable } from '../../activities/lab-reports/tesseract-native.js';
+import { ensureTesseract } from '../support/tesseract.js';
 
 afterAll(() => stopOcr());
 
@@ -45,8 +46,10 @@ function page(lines: string[]) {
   return canvas;
 }
 
-/** Both engines: tesseract.js always; native tesseract (OCR_ENGINE=native, opt-in) where it is installed. */
-const engines = (['wasm', 'native'] as const).filter((e) => e === 'wasm' || nativeTesseractAvailable());
+/** Both engines: tesseract.js, and native tesseract (OCR_ENGINE=native, opt-in; Debian's installed when missing). */
+ensureTesseract();
+if (!nativeTesseractAvailable()) throw new Error('native tesseract is not usable after installing it');
+const engines = ['wasm', 'native'] as const;
 
 describe.each(engines)('OCR of pages at the same time (%s)', (engine) => {
   it('reads each page as drawn, decimals included, whichever worker takes it', async () => {
