@@ -1,5 +1,5 @@
 /**
- * npm run bench:orders — creates BENCH_ORDERS (1,000) testkit orders through the API at BENCH_CONCURRENCY
+ * npm run bench:orders — after a warm-up of BENCH_WARMUP (64) orders (not measured), creates BENCH_ORDERS (1,000) testkit orders through the API at BENCH_CONCURRENCY
  * (32), drives every one through its full lifecycle (sandbox simulation to `completed`), and in the same
  * run, against the same Temporal server, runs a bare baseline workflow with the same number of starts,
  * signals and activity calls. Prints create p50/p99, creates/s, lifecycles/s and the ratio to the baseline.
@@ -26,6 +26,8 @@ import { type Classify, ProcessCpu, formatCpuPerItem, formatThreadCpu, threadCpu
 
 const N = Number(process.env.BENCH_ORDERS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+/** BENCH_WARMUP: orders created and completed before the measured run (and as many bare workflows before the baseline's). */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 64);
 /**
  * The baseline's activity calls: the order lifecycle's shape when the goal was set (createOrderRecord, 7 ×
  * recordTransition, simulatedResults). Kept fixed so ratios compare across versions: since the simulated
@@ -108,6 +110,32 @@ async function main() {
       await db.db.execute(sql`create extension if not exists pg_stat_statements`);
       await db.db.execute(sql`select pg_stat_statements_reset()`);
     }
+    /** Creates `count` orders at CONCURRENCY; ids and latencies. */
+    const createOrders = (count: number) =>
+      pool(count, CONCURRENCY, async () => {
+        const t = performance.now();
+        const res = await fetch(`${base}/v3/order`, { method: 'POST', headers, body });
+        const json = (await res.json()) as { order?: { id: string } };
+        if (res.status !== 200 || !json.order) throw new Error(`create failed: ${res.status} ${JSON.stringify(json)}`);
+        return { id: json.order.id, ms: performance.now() - t };
+      });
+    /** Simulates every order to `completed`, then waits until `completedTotal` orders are completed. */
+    const driveToCompletion = async (ids: string[], completedTotal: number) => {
+      await pool(ids.length, CONCURRENCY, async (i) => {
+        const res = await fetch(`${base}/v3/order/${ids[i]!}/test?final_status=completed.testkit.completed&delay=0`, { method: 'POST', headers });
+        if (res.status !== 200) throw new Error(`simulate failed: ${res.status} ${await res.text()}`);
+      });
+      for (;;) {
+        const [row] = await db.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(eq(orders.status, 'completed'));
+        if ((row?.n ?? 0) >= completedTotal) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    if (WARMUP > 0) {
+      // a warm service, as in production: connections open, statements prepared, code compiled (not measured)
+      log(`warm-up: ${WARMUP} orders created and completed (not measured)…`);
+      await driveToCompletion((await createOrders(WARMUP)).map((c) => c.id), WARMUP);
+    }
     const cpuAtCreate = ProcessCpu.read(classify);
     // the worker's threads (its JS main thread, the workflow threads, V8's helpers, the Temporal core's runtime)
     const workerPid = services.find((s) => s.role !== 'api')!.child.pid!;
@@ -115,28 +143,14 @@ async function main() {
 
     log(`creating ${N} orders at concurrency ${CONCURRENCY}…`);
     const tCreate = performance.now();
-    const created = await pool(N, CONCURRENCY, async () => {
-      const t = performance.now();
-      const res = await fetch(`${base}/v3/order`, { method: 'POST', headers, body });
-      const json = (await res.json()) as { order?: { id: string } };
-      if (res.status !== 200 || !json.order) throw new Error(`create failed: ${res.status} ${JSON.stringify(json)}`);
-      return { id: json.order.id, ms: performance.now() - t };
-    });
+    const created = await createOrders(N);
     const createSecs = (performance.now() - tCreate) / 1000;
     const cpuAtLife = ProcessCpu.read(classify);
     const lat = created.map((c) => c.ms).sort((a, b) => a - b);
 
     log('driving every order through its lifecycle (simulation to completed)…');
     const tLife = performance.now();
-    await pool(N, CONCURRENCY, async (i) => {
-      const res = await fetch(`${base}/v3/order/${created[i]!.id}/test?final_status=completed.testkit.completed&delay=0`, { method: 'POST', headers });
-      if (res.status !== 200) throw new Error(`simulate failed: ${res.status} ${await res.text()}`);
-    });
-    for (;;) {
-      const [row] = await db.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(eq(orders.status, 'completed'));
-      if ((row?.n ?? 0) >= N) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await driveToCompletion(created.map((c) => c.id), WARMUP + N);
     const lifeSecs = (performance.now() - tLife) / 1000;
     const cpuAtEnd = ProcessCpu.read(classify);
     const threadsAtEnd = threadCpu(workerPid);
@@ -182,18 +196,21 @@ async function main() {
     const connection = await Connection.connect({ address: temporal.address });
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: 'default' });
+    const bareLifecycles = (count: number, tag: string) =>
+      pool(count, CONCURRENCY, async (i) => {
+        const handle = await client.workflow.start('baselineLifecycle', {
+          taskQueue: BASELINE_TASK_QUEUE,
+          workflowId: `baseline-${tag}-${i}-${Date.now()}`,
+          args: [ACTIVITY_CALLS],
+        });
+        await handle.signal('go');
+        return handle;
+      }).then((handles) => pool(handles.length, CONCURRENCY, (i) => handles[i]!.result()));
+    if (WARMUP > 0) await bareLifecycles(WARMUP, 'warmup'); // warmed up as the service was
     const tBase = performance.now();
     const cpuAtBase = ProcessCpu.read(classify);
     const threadsAtBase = threadCpu(workerPid);
-    await pool(N, CONCURRENCY, async (i) => {
-      const handle = await client.workflow.start('baselineLifecycle', {
-        taskQueue: BASELINE_TASK_QUEUE,
-        workflowId: `baseline-${i}-${Date.now()}`,
-        args: [ACTIVITY_CALLS],
-      });
-      await handle.signal('go');
-      return handle;
-    }).then((handles) => pool(handles.length, CONCURRENCY, (i) => handles[i]!.result()));
+    await bareLifecycles(N, 'measured');
     const baseSecs = (performance.now() - tBase) / 1000;
     const cpuBase = ProcessCpu.read(classify).since(cpuAtBase);
     const threadsBase = threadCpuSince(threadCpu(workerPid), threadsAtBase);
@@ -202,7 +219,7 @@ async function main() {
     const ratio = ours / baseline;
     const lines = [
       '',
-      `bench:orders — ${N} orders, concurrency ${CONCURRENCY}, ${cpus().length} cores, node ${process.version}`,
+      `bench:orders — ${N} orders (after ${WARMUP} warm-up orders, not measured), concurrency ${CONCURRENCY}, ${cpus().length} cores, node ${process.version}`,
       `  create      p50 ${pct(lat, 50).toFixed(1)} ms   p99 ${pct(lat, 99).toFixed(1)} ms   ${(N / createSecs).toFixed(1)} creates/s`,
       `  lifecycle   ${(N / lifeSecs).toFixed(1)} lifecycles/s after creation (${lifeSecs.toFixed(1)} s)`,
       `  end to end  ${ours.toFixed(1)} orders/s (create + full lifecycle, ${(createSecs + lifeSecs).toFixed(1)} s)`,
