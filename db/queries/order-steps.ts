@@ -205,8 +205,11 @@ const stepStatement = compiledByShape((shapeAndRead) => {
 export async function writeStep(
   db: DbOrTx,
   input: { teamId: string; orderId: string; eventId: number; status: string; statusDetail: string | null; set: Partial<OrderInsert>; now: Date },
-  /** The run's first step's context (same transaction): the light read. */
-  context?: StepContext,
+  /**
+   * The run's first step's context (same transaction): the light read. It may still be on its way (the
+   * statement is sent first, the context awaited after): a step pipelined behind the run's first statement.
+   */
+  context?: StepContext | Promise<StepContext>,
 ): Promise<StepRead> {
   const { teamId, orderId, now } = input;
   const known = context ? null : knownView(labTestOfOrder.get(orderId));
@@ -225,7 +228,7 @@ export async function writeStep(
       ...(context ? {} : { knownLabTest: known?.version ?? null }),
     }),
   );
-  return context ? lightStepRead(rows[0], orderId, context) : stepRead(rows[0], orderId, known);
+  return context ? lightStepRead(rows[0], orderId, await context) : stepRead(rows[0], orderId, known);
 }
 
 /** `writeCreation`'s statement for the columns the new order has, whether it opens its transaction and has an idempotency key. */

@@ -57,6 +57,7 @@ export async function recordOrderCreation(
   buildPayload: OrderPayloadBuilder,
   then: { low: LowLevelStatus; outbox: OutboxEnvelope }[] = [],
 ): Promise<StepsWritten> {
+  const notCreated = new Error('the order exists already');
   return db.transaction(async (tx) => {
     const now = new Date();
     const method = order.method as CollectionMethod;
@@ -72,21 +73,36 @@ export async function recordOrderCreation(
     };
     // an initial order opens its transaction; a redraw or recreation joins its parent's
     const opens = (order.origin ?? 'initial') === 'initial';
-    const created = await writeCreation(tx, record, `received.${order.method}.ordered`, idempotency, opens);
-    if (!created) return { written: false, queuedNow: false, endpoints: [] };
+    const creating = writeCreation(tx, record, `received.${order.method}.ordered`, idempotency, opens);
+    // The steps that follow at once are sent with the creation (one round trip), read only the order and its
+    // events, and take the rest from the creation's read. If the order existed already they are undone with
+    // the transaction (below), so they can never add to an order this call did not create.
+    const context = creating.then((c) => (c ? stepContext(c) : Promise.reject(notCreated)));
+    const stepping = then.map((step, i) => {
+      const at = new Date(now.getTime() + i + 1); // strictly after creation, so "latest event" stays well defined
+      const read = writeStep(tx, stepOf({ teamId: order.teamId, orderId: order.id, eventId: 2 + i, method, low: step.low, statusDetail: null, patch: {} }, at), context);
+      read.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+      return { step, at, read };
+    });
+    context.catch(() => {});
+    const created = await creating;
+    if (!created) {
+      await Promise.allSettled(stepping.map((s) => s.read));
+      throw notCreated; // rolls back whatever the pipelined steps wrote
+    }
     const events = [await outboxEvent(tx, order.teamId, created, outbox, buildPayload, now)];
     let latest = events[0]!.data;
-    // the steps that follow at once read only the order and its events (the rest as the creation read it)
-    const context = stepContext(created);
-    for (const [i, step] of then.entries()) {
-      const at = new Date(now.getTime() + i + 1); // strictly after creation, so "latest event" stays well defined
-      const read = await writeStep(tx, stepOf({ teamId: order.teamId, orderId: order.id, eventId: 2 + i, method, low: step.low, statusDetail: null, patch: {} }, at), context);
+    for (const { step, at, read: reading } of stepping) {
+      const read = await reading;
       const stepped = await stepEvents(tx, { teamId: order.teamId, orderId: order.id, low: step.low, patch: {}, outbox: step.outbox }, read, buildPayload, at);
       latest = stepped.find((e) => e.id === step.outbox.id)?.data ?? latest;
       events.push(...stepped);
     }
     const { recorded, endpoints } = await recordTeamEvents(tx, events);
     return { written: true, queuedNow: recorded.length === events.length, endpoints, order: latest };
+  }).catch((err: unknown) => {
+    if (err === notCreated) return { written: false, queuedNow: false, endpoints: [] };
+    throw err;
   });
 }
 

@@ -143,8 +143,17 @@ describe('order steps: one statement writes a step and reads its payload', () =>
     expect(created).toEqual({ written: true, queuedNow: true, endpoints: [o.endpointId], order: last() });
     expect(JSON.stringify(last())).toBe(JSON.stringify(await get(o)));
     expect((created.order as { status: string; events: unknown[] }).events).toHaveLength(2);
-    // a retry of the creation finds the order and writes nothing
+    // a retry of the creation finds the order and writes nothing (its pipelined steps are rolled back too)
     expect(await recordOrderCreation(handle.db, o.record, null, { id: createdId, eventType: 'labtest.order.created' }, build)).toMatchObject({ written: false });
+    const retriedStep = randomUUID();
+    const retry = await recordOrderCreation(handle.db, { ...o.record, patientDetails: { first_name: 'Other' } }, null, { id: randomUUID(), eventType: 'labtest.order.created' }, build, [
+      { low: 'requisition_created', outbox: { id: randomUUID(), eventType: 'labtest.order.updated' } },
+      { low: 'transit_customer', outbox: { id: retriedStep, eventType: 'labtest.order.updated' } },
+    ]);
+    expect(retry).toMatchObject({ written: false });
+    expect((await handle.db.select().from(orderEvents).where(eq(orderEvents.orderId, o.id))).map((e) => e.id)).toEqual([1, 2]);
+    expect(await handle.db.select().from(outboxEvents).where(eq(outboxEvents.id, retriedStep))).toEqual([]);
+    expect((await get(o))?.status).toBe('received');
     expect(await findOrderRecorded(handle.db, o.id, [createdId])).toEqual({ present: true, endpoints: [o.endpointId] });
     expect(await findOrderRecorded(handle.db, randomUUID(), [createdId])).toMatchObject({ present: false });
 
