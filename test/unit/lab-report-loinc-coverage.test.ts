@@ -134,3 +134,11 @@ describe('LOINC coverage: other gaps', () => {
     }
   });
 });
+
+describe('LOINC coverage: molar non-HDL cholesterol', () => {
+  it('"Non-HDL Cholesterol" in mmol/L is non-HDL, not HDL', () => {
+    expect(top('Non-HDL Cholesterol', { unit: 'mmol/L' })).toBe('70204-3');
+    expect(top('Non-HDL Cholesterol', { unit: 'mg/dL' })).toBe('43396-1');
+    expect(isValidLoincCode('70204-3')).toBe(true);
+  });
+});
