@@ -47,9 +47,9 @@ const QUALIFIERS = new Set([
   'calkowity', 'calkowita', 'calkowite', 'celkovy', 'celkova', 'celkove', 'totalt', 'totaal', 'toplam', 'totais',
 ]);
 
+/** One folded alias, with every entry that has it (mass and molar codes of an analyte share most). */
 interface AliasKey {
-  entry: LoincEntry;
-  index: number;
+  owners: { entry: LoincEntry; index: number }[];
   full: string;
   compact: string;
   stripped: string;
@@ -78,17 +78,24 @@ function strippedTokens(key: string): string[] {
 const compactOf = (key: string): string => key.replace(/ /g, '');
 
 function buildIndex(): AliasKey[] {
-  const keys: AliasKey[] = [];
+  const keys = new Map<string, AliasKey>();
   LOINC_TABLE.forEach((entry, index) => {
     const names = new Set([entry.display, ...entry.aliases.en, ...entry.aliases.de, ...entry.aliases.fr, ...(entry.aliases.other ?? [])]);
+    const seen = new Set<string>();
     for (const name of names) {
       const full = keyOf(name);
-      if (full === '') continue;
-      const tokens = strippedTokens(full);
-      keys.push({ entry, index, full, compact: compactOf(full), stripped: tokens.join(' '), tokens });
+      if (full === '' || seen.has(full)) continue;
+      seen.add(full);
+      let key = keys.get(full);
+      if (!key) {
+        const tokens = strippedTokens(full);
+        key = { owners: [], full, compact: compactOf(full), stripped: tokens.join(' '), tokens };
+        keys.set(full, key);
+      }
+      key.owners.push({ entry, index });
     }
   });
-  return keys;
+  return [...keys.values()];
 }
 
 const INDEX = buildIndex();
@@ -207,8 +214,10 @@ function bestNameScores(q: QueryKey): Map<string, Candidate> {
   for (const alias of INDEX) {
     const s = nameScore(q, alias);
     if (s === 0) continue;
-    const prev = best.get(alias.entry.code);
-    if (!prev || s > prev.score) best.set(alias.entry.code, { entry: alias.entry, index: alias.index, score: s });
+    for (const { entry, index } of alias.owners) {
+      const prev = best.get(entry.code);
+      if (!prev || s > prev.score) best.set(entry.code, { entry, index, score: s });
+    }
   }
   return best;
 }
