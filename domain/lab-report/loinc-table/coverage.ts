@@ -14,13 +14,13 @@ import { type LoincEntry, row } from './entry.js';
 const ALLERGENS: [string, string, string, string[]][] = [
   ['6095-4', 'd1', 'Dermatophagoides pteronyssinus IgE Ab [Units/volume] in Serum', ['House dust mite', 'Dust mite', 'D. pteronyssinus', 'Dermatophagoides pteronyssinus', 'Hausstaubmilbe', 'Acarien D. pteronyssinus']],
   ['6096-2', 'd2', 'Dermatophagoides farinae IgE Ab [Units/volume] in Serum', ['D. farinae', 'Dermatophagoides farinae', 'American house dust mite', 'Mehlmilbe']],
-  ['6833-8', 'e1', 'Cat dander IgE Ab [Units/volume] in Serum', ['Cat dander', 'Cat epithelium', 'Cat epithelium and dander', 'Cat', 'Katzenepithelien', 'Katze', 'Squames de chat', 'Chat']],
-  ['6098-8', 'e5', 'Dog dander IgE Ab [Units/volume] in Serum', ['Dog dander', 'Dog epithelium', 'Dog', 'Hundeepithelien', 'Hund', 'Squames de chien', 'Chien']],
+  ['6833-8', 'e1', 'Cat dander IgE Ab [Units/volume] in Serum', ['Cat dander', 'Cat epithelium', 'Cat epithelium and dander', 'Katzenepithelien', 'Squames de chat']],
+  ['6098-8', 'e5', 'Dog dander IgE Ab [Units/volume] in Serum', ['Dog dander', 'Dog epithelium', 'Hundeepithelien', 'Squames de chien']],
   ['6265-3', 'g6', 'Timothy IgE Ab [Units/volume] in Serum', ['Timothy grass', 'Timothy', 'Phleum pratense', 'Lieschgras', 'Wiesenlieschgras', 'Fléole', 'Fléole des prés']],
   ['6025-1', 't3', 'Common Silver Birch IgE Ab [Units/volume] in Serum', ['Birch', 'Birch pollen', 'Silver birch', 'Betula verrucosa', 'Betula pendula', 'Birke', 'Birkenpollen', 'Bouleau']],
   ['6020-2', 'm6', 'Alternaria alternata IgE Ab [Units/volume] in Serum', ['Alternaria alternata', 'Alternaria', 'Alternaria tenuis', 'Mould Alternaria', 'Mold Alternaria']],
   ['6106-9', 'f1', 'Egg white IgE Ab [Units/volume] in Serum', ['Egg white', 'Hühnereiweiß', 'Eiklar', 'Blanc d’œuf', "Blanc d'oeuf"]],
-  ['7258-7', 'f2', 'Cow milk IgE Ab [Units/volume] in Serum', ["Cow's milk", 'Cow milk', 'Milk', 'Kuhmilch', 'Milch', 'Lait de vache']],
+  ['7258-7', 'f2', 'Cow milk IgE Ab [Units/volume] in Serum', ["Cow's milk", 'Cow milk', 'Kuhmilch', 'Lait de vache']],
   ['6206-7', 'f13', 'Peanut IgE Ab [Units/volume] in Serum', ['Peanut', 'Arachis hypogaea', 'Erdnuss', 'Arachide', 'Cacahuète']],
 ];
 
