@@ -43,11 +43,13 @@ const QUALIFIERS = new Set([
   'serique', 'plasmatique', 'random', 'blood', 'sang', 'blut', 'whole', 'vollblut', 'capillary',
   'abs', 'absolute', 'absolut', 'absolu', 'absolue', 'count', 'rel', 'relative', 'relativ', 'percent',
   'pct', 'anzahl', 'nombre', 'urine', 'urin', 'harn', 'urinaire', 'urinaires', 'ua', 'arterial', 'arteriell',
+  // "total" in Polish, Czech, Swedish, Dutch, Turkish, Portuguese/Spanish
+  'calkowity', 'calkowita', 'calkowite', 'celkovy', 'celkova', 'celkove', 'totalt', 'totaal', 'toplam', 'totais',
 ]);
 
+/** One folded alias, with every entry that has it (mass and molar codes of an analyte share most). */
 interface AliasKey {
-  entry: LoincEntry;
-  index: number;
+  owners: { entry: LoincEntry; index: number }[];
   full: string;
   compact: string;
   stripped: string;
@@ -57,9 +59,13 @@ interface AliasKey {
 /** A footnote or performing-site marker after a name ("Glucose ^A", "Creatinine ^1"): not part of the name. */
 const FOOTNOTE_MARK = /\s*\^\s*[\p{L}\d]{1,2}(?![\p{L}\d])/gu;
 
+/** Letters NFKD does not decompose: Polish ł, Turkish dotless ı, Scandinavian ø, Croatian đ. */
+const UNDECOMPOSED: Record<string, string> = { ł: 'l', ı: 'i', ø: 'o', đ: 'd' };
+
 /** Fold and tokenise: letters and digits only, '%' and '#' dropped (they are read as cues). */
 function keyOf(text: string): string {
   return foldText(text)
+    .replace(/[łıøđ]/g, (ch) => UNDECOMPOSED[ch]!)
     .replace(/\(([^)]*)\)/g, ' $1 ')
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
@@ -72,17 +78,24 @@ function strippedTokens(key: string): string[] {
 const compactOf = (key: string): string => key.replace(/ /g, '');
 
 function buildIndex(): AliasKey[] {
-  const keys: AliasKey[] = [];
+  const keys = new Map<string, AliasKey>();
   LOINC_TABLE.forEach((entry, index) => {
-    const names = new Set([entry.display, ...entry.aliases.en, ...entry.aliases.de, ...entry.aliases.fr]);
+    const names = new Set([entry.display, ...entry.aliases.en, ...entry.aliases.de, ...entry.aliases.fr, ...(entry.aliases.other ?? [])]);
+    const seen = new Set<string>();
     for (const name of names) {
       const full = keyOf(name);
-      if (full === '') continue;
-      const tokens = strippedTokens(full);
-      keys.push({ entry, index, full, compact: compactOf(full), stripped: tokens.join(' '), tokens });
+      if (full === '' || seen.has(full)) continue;
+      seen.add(full);
+      let key = keys.get(full);
+      if (!key) {
+        const tokens = strippedTokens(full);
+        key = { owners: [], full, compact: compactOf(full), stripped: tokens.join(' '), tokens };
+        keys.set(full, key);
+      }
+      key.owners.push({ entry, index });
     }
   });
-  return keys;
+  return [...keys.values()];
 }
 
 const INDEX = buildIndex();
@@ -201,8 +214,10 @@ function bestNameScores(q: QueryKey): Map<string, Candidate> {
   for (const alias of INDEX) {
     const s = nameScore(q, alias);
     if (s === 0) continue;
-    const prev = best.get(alias.entry.code);
-    if (!prev || s > prev.score) best.set(alias.entry.code, { entry: alias.entry, index: alias.index, score: s });
+    for (const { entry, index } of alias.owners) {
+      const prev = best.get(entry.code);
+      if (!prev || s > prev.score) best.set(entry.code, { entry, index, score: s });
+    }
   }
   return best;
 }
@@ -228,7 +243,9 @@ interface AssertedQualifier {
 
 const ASSERTED_QUALIFIERS: AssertedQualifier[] = [
   {
-    cue: /\b(fasting|fasted|nuchtern\w*|a jeun|fbg|fpg|fbs)\b/,
+    // English, German, French; Dutch "nuchter", Turkish "açlık", Polish "na czczo", Czech "nalačno",
+    // Swedish "fastande", Portuguese "jejum", Spanish "ayunas", Italian "digiuno".
+    cue: /\b(fasting|fasted|nuchtern\w*|nuchter\w*|a jeun|fbg|fpg|fbs|ac[lı]\w*|na czczo|nalacno|fastande|faste\w*|jejum|ayunas|digiuno)\b/,
     asserts: (e) => /^Fasting\b/.test(e.name),
     words: ['fasting', 'nüchtern', 'à jeun'],
     unsaid: -0.1,
@@ -313,12 +330,45 @@ const remembered = new Map<string, LoincMatch[]>();
  */
 const ION_CONCENTRATION = /^c(?=\p{Lu}\p{Ll}?\d?[+-]{1,2}$)/u;
 
+/**
+ * Other C-NPU quantity symbols a blood gas / co-oximetry analyser prints: "c" (concentration) or "ct"
+ * (total concentration) before a metabolite ("cGlu", "cLac", "ctHb", "cBase(Ecf)", "cHCO3-(P,st)"), and
+ * "F" (fraction) before a haemoglobin species ("FCOHb", "FMetHb", "FO2Hb", "FHHb"). The prefix is read off
+ * ("ct" keeps its "t": "tHb" is total haemoglobin) and the system in parentheses, "(P,st)", "(B)", "(aB)",
+ * is dropped: the analyte is what remains.
+ */
+const CNPU_CONCENTRATION = /^c(?=(t?Hb|Glu|Lac|Base|HCO3|Crea|Urea|tBil|Bil|tCO2|Mg2\+|Ca2\+)(?![\p{Ll}]))/u;
+const CNPU_FRACTION = /^F(?=(COHb|MetHb|O2Hb|HHb|HbF)$)/u;
+const CNPU_SYSTEM = /\s*\((P|B|aB|vB|cB)(,\s*\w+)?\)$/;
+/** A free divalent ion ("Ca2+", "Mg2+") is the ionised fraction, not the total. */
+const FREE_ION: Record<string, string> = { 'Ca2+': 'Ionized calcium', 'Mg2+': 'Ionized magnesium' };
+
+/** The analyte a C-NPU symbol names, or undefined when the name is not in that notation. */
+function cnpuAnalyte(printed: string): string | undefined {
+  const name = printed.trim();
+  let rest: string | undefined;
+  if (ION_CONCENTRATION.test(name)) rest = name.replace(ION_CONCENTRATION, '');
+  else if (CNPU_CONCENTRATION.test(name)) rest = name.replace(CNPU_CONCENTRATION, '').replace(CNPU_SYSTEM, '');
+  else if (CNPU_FRACTION.test(name)) rest = name.replace(CNPU_FRACTION, '');
+  if (rest === undefined) return undefined;
+  return FREE_ION[rest] ?? rest;
+}
+
+/**
+ * A C-NPU symbol is printed by a blood gas analyser measuring whole (usually arterial) blood: its codes
+ * are the whole-blood ones ("cK+" is 6298-4, not the serum 2823-3).
+ */
+function analyserAdjustment(entry: LoincEntry): number {
+  return entry.system === 'Bld' || entry.system === 'BldA' ? 0.05 : -0.05;
+}
+
 function rankLoinc(printed: string, options: MatchOptions): LoincMatch[] {
-  const name = printed.replace(ION_CONCENTRATION, '');
+  const cnpu = cnpuAnalyte(printed);
+  const name = cnpu ?? printed;
   const q = queryKey(name);
   if (q.full === '') return [];
   const kind = (options.unit ? unitKind(options.unit) : undefined) ?? quantityCueIn(name);
-  const hint = specimenHintIn(options.specimen) ?? specimenHintIn(name) ?? specimenHintIn(options.panel);
+  const hint = cnpu !== undefined ? 'arterial' : (specimenHintIn(options.specimen) ?? specimenHintIn(name) ?? specimenHintIn(options.panel));
   const panelTags = panelTagsIn(options.panel);
   const context = foldText(`${options.panel ?? ''} ${options.rangeText ?? ''}`);
   const said = new Set(ASSERTED_QUALIFIERS.filter((qual) => qual.cue.test(foldText(name)) || qual.cue.test(context)));
@@ -329,6 +379,7 @@ function rankLoinc(printed: string, options: MatchOptions): LoincMatch[] {
     score += unitAdjustment(c.entry, kind);
     score += specimenAdjustment(c.entry, hint);
     score += qualitativeAdjustment(c.entry, options.qualitative);
+    if (cnpu !== undefined) score += analyserAdjustment(c.entry);
     if (c.entry.panels.some((p) => panelTags.has(p))) score += 0.03;
     else if (isBloodGasOnly(c.entry) && hint !== 'arterial') score -= 0.07; // pH, pCO2… outside a blood gas
     score -= 0.02 * (c.entry.rank - 1);

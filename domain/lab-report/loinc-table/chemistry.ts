@@ -138,6 +138,7 @@ export const CHEMISTRY: LoincEntry[] = [
   row('69419-0', 'Cholesterol in LDL [Moles/volume] in Serum or Plasma by Direct assay', 'LDL cholesterol (direct)', 'Ser/Plas', 'mmol/L', ...LDL_DIRECT, 'lipid'),
   row('13458-5', 'Cholesterol in VLDL [Mass/volume] in Serum or Plasma by calculation', 'VLDL cholesterol', 'Ser/Plas', 'mg/dL', 'VLDL cholesterol|VLDL|VLDL-C|VLDL cholesterol calc|VLDL Cholesterol Cal', 'VLDL-Cholesterin|VLDL', 'VLDL-cholestérol|VLDL', 'lipid'),
   row('43396-1', 'Cholesterol non HDL [Mass/volume] in Serum or Plasma', 'Non-HDL cholesterol', 'Ser/Plas', 'mg/dL|g/L', ...NONHDL, 'lipid'),
+  row('70204-3', 'Cholesterol non HDL [Moles/volume] in Serum or Plasma', 'Non-HDL cholesterol', 'Ser/Plas', 'mmol/L', ...NONHDL, 'lipid'),
   row('9830-1', 'Cholesterol.total/Cholesterol in HDL [Mass Ratio] in Serum or Plasma', 'Cholesterol/HDL ratio', 'Ser/Plas', 'ratio', 'Cholesterol/HDL ratio|Chol/HDL ratio|Total cholesterol/HDL ratio|TC/HDL ratio|Cholesterol HDL ratio|Chol/HDLC ratio|Risk ratio', 'Cholesterin/HDL-Quotient|Gesamtcholesterin/HDL-Quotient|Chol/HDL', 'Rapport cholestérol total/HDL|Rapport CT/HDL', 'lipid'),
   // Lp(a) with no unit printed: mass or moles is a guess (the tie lowers its confidence, loinc-match.ts);
   // the molar code comes first because the EAS consensus (2022) and the IFCC recommend reporting Lp(a) in

@@ -53,7 +53,8 @@ export interface LoincEntry {
   system: LoincSystem;
   /** Usual units, conventional first then SI (canonical spelling, see units.ts). Empty for unitless. */
   units: string[];
-  aliases: { en: string[]; de: string[]; fr: string[] };
+  /** English, German and French names; `other`: further languages and analyser notations (coverage.ts). */
+  aliases: { en: string[]; de: string[]; fr: string[]; other?: string[] };
   panels: PanelTag[];
   /**
    * Preference among entries that share aliases and unit kind: 1 for the code labs use most, 2 for a
