@@ -177,9 +177,10 @@ describe("an analyser's input block", () => {
 
 describe("a blood gas analyser's ion notation", () => {
   it.each([
-    ['cK+', '2823-3'],
-    ['cNa+', '2951-2'],
-    ['cCl-', '2075-0'],
+    // the whole-blood codes of the analyser's notation (lab-report-loinc-coverage.test.ts), never CK
+    ['cK+', '6298-4'],
+    ['cNa+', '2947-0'],
+    ['cCl-', '2069-3'],
   ])('%s names the ion (%s), not an analyte spelled like the rest', (name, code) => expect(matchLoinc(name, { unit: 'mmol/L' })[0]?.loinc_code).toBe(code));
 });
 
