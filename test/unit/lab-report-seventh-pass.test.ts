@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { parseLabReport } from '../../domain/lab-report/parse.js';
+import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
+
+// Rules of issue 14's seventh pass, each for a class of layout (none keyed to a corpus family).
+const text = (t: string, y: number): TextLine => ({ text: t, y });
+const page = (lines: TextLine[]): ExtractedPage => ({ page: 1, source: 'text_layer', lines });
+const parse = (lines: TextLine[]) => parseLabReport([page(lines)], { currentYear: 2025 });
+const byName = (results: ParsedResult[], name: string): ParsedResult => {
+  const r = results.find((x) => x.test_name === name);
+  if (!r) throw new Error(`no result "${name}" in ${results.map((x) => x.test_name).join(', ')}`);
+  return r;
+};
+
+describe('a labelled range on a line under its result', () => {
+  it('gives "Valores de referencia: 70 - 100" under a result to that result, and reads no row from it', () => {
+    const r = parse([
+      text('QUÍMICA SANGUÍNEA', 10),
+      text('Glucosa 61 * mg/dL', 20),
+      text('Valores de referencia: 70 - 100', 30),
+      text('Colesterol total 146 mg/dL', 40),
+      text('Valores de referencia: <200', 50),
+    ]).results;
+    expect(r.map((x) => x.test_name)).toEqual(['Glucosa', 'Colesterol total']);
+    expect(byName(r, 'Glucosa')).toMatchObject({ reference_range_text: '70 - 100', min_reference_range: 70, max_reference_range: 100, interpretation: 'abnormal' });
+    expect(byName(r, 'Colesterol total')).toMatchObject({ reference_range_text: '<200', max_reference_range: 200, interpretation: 'normal' });
+  });
+
+  it('reaches over a line of explanation without digits ("Optimal range: 40 – 80" two lines down)', () => {
+    const r = parse([
+      text('Vitamin D (25-OH) 72 ng/mL', 20),
+      text('Supports bone density, immunity and mood.', 30),
+      text('Optimal range: 40 – 80', 40),
+    ]).results;
+    expect(r).toHaveLength(1);
+    expect(r[0]).toMatchObject({ test_name: 'Vitamin D (25-OH)', reference_range_text: '40 – 80', min_reference_range: 40, max_reference_range: 80, interpretation: 'normal' });
+  });
+
+  it('leaves a result that printed its own range alone, and does not reach past a line with numbers', () => {
+    const own = parse([text('Glucose 95 mg/dL 70-99', 20), text('Reference range: 60 - 110', 30)]).results;
+    expect(byName(own, 'Glucose')).toMatchObject({ reference_range_text: '70-99', min_reference_range: 70, max_reference_range: 99 });
+    const far = parse([text('Ferritin 86 ng/mL', 20), text('Collected 03/04/2025 08:15', 30), text('Optimal range: 50 – 150', 40)]).results;
+    expect(byName(far, 'Ferritin').reference_range_text ?? '').toBe('');
+  });
+});
