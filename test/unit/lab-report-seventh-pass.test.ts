@@ -43,3 +43,21 @@ describe('a labelled range on a line under its result', () => {
     expect(byName(far, 'Ferritin').reference_range_text ?? '').toBe('');
   });
 });
+
+describe('health check sheet headings', () => {
+  const cells = (y: number, ...parts: [number, string][]): TextLine => ({ text: parts.map(([, t]) => t).join(' '), y, cells: parts.map(([x, t]) => ({ x, text: t })) });
+  const header = cells(10, [40, 'Category'], [135, 'Item'], [255, 'Unit'], [310, 'This time'], [370, 'Previous'], [430, 'Reference'], [510, 'Judgement']);
+
+  it('reads "Item" as the name column, "This time" as the result, "Category" as no part of the name, "Judgement" as the flag', () => {
+    const r = parse([
+      header,
+      cells(20, [40, 'Kidney function'], [135, 'Creatinine'], [255, 'mg/dL'], [310, '0.53'], [370, '0.47'], [430, '0.47-0.79'], [528, 'H']),
+      cells(30, [135, 'Uric acid'], [255, 'mg/dL'], [310, '8.0'], [370, '8.1'], [430, '2.1-7.0'], [528, 'H']),
+    ]).results;
+    expect(r.map((x) => [x.test_name, x.value])).toEqual([
+      ['Creatinine', '0.53'],
+      ['Uric acid', '8.0'],
+    ]);
+    expect(byName(r, 'Creatinine')).toMatchObject({ units: 'mg/dL', min_reference_range: 0.47, max_reference_range: 0.79, flag: 'H' });
+  });
+});
