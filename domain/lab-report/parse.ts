@@ -25,7 +25,7 @@ import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
 import { TRANSPOSED_LAYOUT, TransposedTable } from './transposed.js';
 import { isUnitToken } from './units.js';
-import { type ExtractedPage, LIKELY_TEST_NAME, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
+import { type ExtractedPage, type Interpretation, LIKELY_TEST_NAME, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
 
 export interface ParseOptions {
   /** Year used to place two-digit birth years (defaults to the current year). */
@@ -439,5 +439,34 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
     (row, page) => reader.resultOf(row, page, undefined),
   );
 
-  return { metadata, results: withoutMisreadings(results, ocrPages) };
+  return { metadata, results: withGradeLegend(withoutMisreadings(results, ocrPages), lines.map((l) => lineText(l.line))) };
+}
+
+/** "A: No abnormality", "B: Slight abnormality", "C: Re-examination advised": one letter's entry in a grade legend. */
+const GRADE_ENTRY = /(?:^|\s)([A-Z])\s*[:=]\s*(.+?)(?=\s+[A-Z]\s*[:=]|$)/g;
+const GRADE_NORMAL = /^(no abnormalit(y|ies)|no abnormal findings?|no findings?|normal|within (the )?normal (limits|range))\b/;
+const GRADE_ABNORMAL = /\b(abnormal(ity|ities)?|re-?exam(ination)?|re-?test(ing)?|treatment|follow-?up|further (tests?|examination)|consult(ation)?|observation|monitor(ing)?)\b/;
+
+/**
+ * A report that prints a legend of grade letters ("A: No abnormality  B: Slight abnormality  C:
+ * Re-examination advised  D: Treatment required") flags each row with one of its letters: a row graded by
+ * the legend's "no abnormality" letter is normal, one graded by a letter the legend calls abnormal is
+ * abnormal (not critical, whatever the letter means elsewhere). The legend needs a normal letter and at
+ * least one other on one line; results flagged with other letters are left as read.
+ */
+function withGradeLegend(results: ParsedResult[], lines: string[]): ParsedResult[] {
+  for (const line of lines) {
+    const grades = new Map<string, Interpretation>();
+    for (const m of line.matchAll(GRADE_ENTRY)) {
+      const meaning = foldText(m[2]!).toLowerCase().trim();
+      if (GRADE_NORMAL.test(meaning)) grades.set(m[1]!, 'normal');
+      else if (GRADE_ABNORMAL.test(meaning)) grades.set(m[1]!, 'abnormal');
+    }
+    if (grades.size < 2 || ![...grades.values()].includes('normal')) continue;
+    return results.map((r) => {
+      const grade = r.flag !== undefined ? grades.get(r.flag.trim()) : undefined;
+      return grade ? { ...r, interpretation: grade } : r;
+    });
+  }
+  return results;
 }

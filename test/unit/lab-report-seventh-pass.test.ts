@@ -61,3 +61,23 @@ describe('health check sheet headings', () => {
     expect(byName(r, 'Creatinine')).toMatchObject({ units: 'mg/dL', min_reference_range: 0.47, max_reference_range: 0.79, flag: 'H' });
   });
 });
+
+describe('a legend of grade letters', () => {
+  const cells = (y: number, ...parts: [number, string][]): TextLine => ({ text: parts.map(([, t]) => t).join(' '), y, cells: parts.map(([x, t]) => ({ x, text: t })) });
+  const header = cells(10, [40, 'Test'], [200, 'Result'], [260, 'Unit'], [320, 'Reference'], [420, 'Flag']);
+  const rows = [
+    cells(20, [40, 'Glucose'], [200, '92'], [260, 'mg/dL'], [320, '70-99'], [420, 'A']),
+    cells(30, [40, 'Uric acid'], [200, '8.0'], [260, 'mg/dL'], [320, '2.1-7.0'], [420, 'C']),
+  ];
+
+  it('reads the letters as the legend printed on the report defines them', () => {
+    const r = parse([header, ...rows, text('A: No abnormality B: Slight abnormality C: Re-examination advised D: Treatment required', 50)]).results;
+    expect(byName(r, 'Glucose')).toMatchObject({ flag: 'A', interpretation: 'normal' });
+    expect(byName(r, 'Uric acid')).toMatchObject({ flag: 'C', interpretation: 'abnormal' });
+  });
+
+  it('without such a legend, leaves the letters as flags are read elsewhere (A abnormal)', () => {
+    const r = parse([header, ...rows]).results;
+    expect(byName(r, 'Glucose').interpretation).toBe('abnormal');
+  });
+});
