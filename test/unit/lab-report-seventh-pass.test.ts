@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { extractMetadata } from '../../domain/lab-report/metadata.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
 
@@ -79,5 +80,14 @@ describe('a legend of grade letters', () => {
   it('without such a legend, leaves the letters as flags are read elsewhere (A abnormal)', () => {
     const r = parse([header, ...rows]).results;
     expect(byName(r, 'Glucose').interpretation).toBe('abnormal');
+  });
+});
+
+describe('Romanian metadata labels', () => {
+  const meta = (...lines: string[]) => extractMetadata(lines.map((t) => ({ text: t, page: 1 })), { currentYear: 2025 });
+
+  it('reads "Nume" as the family name first, "Data nașterii", "Data recoltării" and "Data validării"', () => {
+    const m = meta('Nume: DUMITRESCU BOGDAN', 'Data nașterii: 23.08.1975', 'Data recoltării: 27.01.2025 09:17', 'Data validării: 28.01.2025 16:00');
+    expect(m).toMatchObject({ patient_last_name: 'DUMITRESCU', patient_first_name: 'BOGDAN', dob: '1975-08-23', date_collected: '2025-01-27', date_reported: '2025-01-28' });
   });
 });
