@@ -290,10 +290,13 @@ class ReportReader {
     if (at <= 0) return false;
     const label = foldText(raw.slice(0, at)).toLowerCase().trim();
     if (!LABELLED_RANGE_LABEL.test(label)) return false;
-    const text = raw.slice(at).trim();
-    const range = parseRange(text, this.decimalComma);
+    // "Reference range: 80 - 100 fL": a unit after the range is the result's unit, not part of the range.
+    const words = raw.slice(at).trim().split(' ');
+    const unit = words.length > 1 && isUnitToken(words.at(-1)!) ? words.pop() : undefined;
+    const range = parseRange(words.join(' '), this.decimalComma);
     if (!range || (range.min === undefined && range.max === undefined)) return false;
     const { result, row } = waiting;
+    if (unit && !result.units) result.units = unit;
     Object.assign(result, { reference_range_text: range.text }, interpret(row.value, range, row.flag));
     if (range.min !== undefined) result.min_reference_range = range.min;
     if (range.max !== undefined) result.max_reference_range = range.max;

@@ -91,3 +91,10 @@ describe('Romanian metadata labels', () => {
     expect(m).toMatchObject({ patient_last_name: 'DUMITRESCU', patient_first_name: 'BOGDAN', dob: '1975-08-23', date_collected: '2025-01-27', date_reported: '2025-01-28' });
   });
 });
+
+describe('a labelled range with its unit after it', () => {
+  it('keeps the unit out of the range and gives it to a result printed without one', () => {
+    const r = parse([text('MCV 85', 20), text('Reference range: 80 - 100 fL', 30)]).results;
+    expect(byName(r, 'MCV')).toMatchObject({ units: 'fL', reference_range_text: '80 - 100', min_reference_range: 80, max_reference_range: 100 });
+  });
+});
