@@ -98,3 +98,16 @@ describe('a labelled range with its unit after it', () => {
     expect(byName(r, 'MCV')).toMatchObject({ units: 'fL', reference_range_text: '80 - 100', min_reference_range: 80, max_reference_range: 100 });
   });
 });
+
+describe('a status of words after the value', () => {
+  const cells = (y: number, ...parts: [number, string][]): TextLine => ({ text: parts.map(([, t]) => t).join(' '), y, cells: parts.map(([x, t]) => ({ x, text: t })) });
+
+  it('reads "Above optimal" / "Below optimal" as a high / low flag, keeping the row', () => {
+    const r = parse([
+      cells(10, [62, 'Hemoglobin A1c'], [438, '5.4 %'], [495, 'Above optimal']),
+      cells(20, [62, 'Ferritin'], [438, '31 ng/mL'], [495, 'Below optimal']),
+    ]).results;
+    expect(byName(r, 'Hemoglobin A1c')).toMatchObject({ value: '5.4', units: '%', flag: 'Above optimal', interpretation: 'abnormal', is_above_max_range: true });
+    expect(byName(r, 'Ferritin')).toMatchObject({ value: '31', flag: 'Below optimal', interpretation: 'abnormal', is_below_min_range: true });
+  });
+});
