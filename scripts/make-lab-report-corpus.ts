@@ -90,6 +90,17 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['discharge', 2, 1, []],
   ['hl7', 2, 0, ['png']],
   ['micronutrient', 2, 0, ['png']],
+  // Issue 14, seventh pass: six more (a Mexican private lab with the interval on a line under each result,
+  // a Japanese health check sheet with this year's and last year's values and judgement letters A-D, tumour
+  // markers with a method line under every row, a direct-to-consumer wellness report with "optimal range"
+  // bars, a Romanian bulletin with bracketed intervals and decimal commas, urine microscopy with binned
+  // counts per /HPF), measured the same way.
+  ['mexican', 2, 1, []],
+  ['kenshin', 2, 0, ['png']],
+  ['tumour-markers', 2, 1, []],
+  ['wellness', 2, 1, []],
+  ['romanian', 2, 0, ['png']],
+  ['urine-micro', 2, 0, ['png']],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);

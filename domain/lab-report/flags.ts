@@ -20,8 +20,8 @@ const RULES: FlagRule[] = [
   { test: /^(hh|h\*|h!|>>|↑↑|\+\+\+|critical high|crit high|ch|panic high|kritisch hoch|critique haut|tres eleve)$/, severity: 'critical', direction: 'high' },
   { test: /^(ll|l\*|l!|<<|↓↓|critical low|crit low|cl|panic low|kritisch niedrig|critique bas|tres bas)$/, severity: 'critical', direction: 'low' },
   { test: /^(aa|c|crit|critical|panic|!!|\*\*|kritisch|critique|alert)$/, severity: 'critical' },
-  { test: /^(h|hi|high|above high normal|above (normal |reference )?range|>|↑|▲|\+|\+\+|hoch|erhoht|erh\.?|eleve|elevee|haut|sup|alto|alta|elevado|elevada|aumentado|aumentada)$/, severity: 'abnormal', direction: 'high' },
-  { test: /^(l|lo|low|below low normal|below (normal |reference )?range|<|↓|▼|niedrig|erniedrigt|ern\.?|tief|n?bas|basse|b|inf|bajo|baja|basso|bassa|disminuido|disminuida)$/, severity: 'abnormal', direction: 'low' },
+  { test: /^(h|hi|high|above high normal|above (normal |reference |optimal )?range|above optimal|>|↑|▲|\+|\+\+|hoch|erhoht|erh\.?|eleve|elevee|haut|sup|alto|alta|elevado|elevada|aumentado|aumentada)$/, severity: 'abnormal', direction: 'high' },
+  { test: /^(l|lo|low|below low normal|below (normal |reference |optimal )?range|below optimal|<|↓|▼|niedrig|erniedrigt|ern\.?|tief|n?bas|basse|b|inf|bajo|baja|basso|bassa|disminuido|disminuida)$/, severity: 'abnormal', direction: 'low' },
   { test: /^(a|abn|abnormal|abnorm|out of (normal |reference )?range|\*|!|pathologisch|path\.?|pathologique|anormal|anomalo|anormale|fuera de rango|fuori range)$/, severity: 'abnormal' },
   { test: /^(n|nl|normal|norm|im normbereich|in (normal |reference )?range|within (normal |reference )?range|normale|en rango|nella norma)$/, severity: 'normal' },
 ];

@@ -88,12 +88,12 @@ export type ColumnRole = 'name' | 'result' | 'unit' | 'range' | 'flag' | 'previo
 // Header words per role, folded. Multi-word phrases first so "reference range" beats "range".
 const HEADER_WORDS: [ColumnRole, RegExp][] = [
   ['range', /^(reference (range|interval|values?|limits?)( and units)?|(bio\.?|biological) ref\.? ?(range|interval|values?)|ref\.? limits?|normal limits?|reference intervals|ref\.? ?(range|interval|values?)|normal (range|values?)|expected (range|values?)|biological reference interval|reference|ref\.?|range|normals?|referenzbereich|zakres referencyjny|zakres|referenzwerte?|ref\.?-?bereich|normbereich|normalbereich|normwerte?|norm|valeurs? de reference|valeurs? normales|valeurs? usuelles|intervalle de reference|normes|references?|v\.?r\.?|zielbereich)$/],
-  ['previous', /^(previous( result| value)?( and date)?|prior( result)?( and date)?|last result|vorwert(e)?|vorbefund|fruher|resultats? anterieurs?|anteriorites?|precedents?|ancien resultat)$/],
-  ['result', /^(results?|values?|your (result|value)|current( result)?( and flag)?|result and flag|in range|out of range|observed|patient (result|value)|ergebnis(se)?|wynik|wert|messwert|befund|resultats?|valeur|ihr wert|aktuell)$/],
+  ['previous', /^(previous( result| value| time| year)?( and date)?|last time|last year|prior( result)?( and date)?|last result|vorwert(e)?|vorbefund|fruher|resultats? anterieurs?|anteriorites?|precedents?|ancien resultat)$/],
+  ['result', /^(results?|values?|your (result|value)|current( result)?( and flag)?|this time|this year|result and flag|in range|out of range|observed|patient (result|value)|ergebnis(se)?|wynik|wert|messwert|befund|resultats?|valeur|ihr wert|aktuell)$/],
   ['unit', /^(units?|jednostka|uom|einheit(en)?|unites?|dimension)$/],
-  ['flag', /^(flags?|abnormal flag|status|indicator|kennzeichen|bewertung|markierung|hinweis|indicateur|interpretation|interp\.?|alert|h\/l|abn\.?|ab|pathologisch)$/],
-  ['name', /^(tests?|test name|analytes?|analysis|parameters?|components?|examination|investigations?|description|determination|procedure|untersuchung(en)?|badanie|analysen?|analyses|bezeichnung|examens?|libelle|dosages?|determinations?|name|test description|biomarker|nutrients?|allergens?|markers?)$/],
-  ['other', /^(date|datum|collected|specimen|lab|site|method|methode|methodik|code|loinc|cpt|comments?|remarks?|notes?|kommentar|bemerkung|commentaires?|class(es)?|control)$/],
+  ['flag', /^(flags?|abnormal flag|status|indicator|kennzeichen|bewertung|markierung|hinweis|indicateur|interpretation|interp\.?|alert|h\/l|abn\.?|ab|pathologisch|judge?ments?)$/],
+  ['name', /^(tests?|test name|analytes?|analysis|parameters?|components?|examination|investigations?|description|determination|procedure|untersuchung(en)?|badanie|analysen?|analyses|bezeichnung|examens?|libelle|dosages?|determinations?|name|test description|biomarker|nutrients?|allergens?|markers?|items?|test items?|examination items?)$/],
+  ['other', /^(date|datum|collected|specimen|lab|site|method|methode|methodik|code|loinc|cpt|comments?|remarks?|notes?|kommentar|bemerkung|commentaires?|class(es)?|control|category)$/],
   // Interval bands printed as columns of their own ("Deficient | Insufficient | Optimal"): the band a healthy
   // result falls in is the reference range; the bands outside it are not.
   ['range', /^(optimal( range)?|sufficient|sufficiency|desirable|target( range)?)$/],

@@ -25,7 +25,7 @@ import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
 import { TRANSPOSED_LAYOUT, TransposedTable } from './transposed.js';
 import { isUnitToken } from './units.js';
-import { type ExtractedPage, LIKELY_TEST_NAME, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
+import { type ExtractedPage, type Interpretation, LIKELY_TEST_NAME, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
 
 export interface ParseOptions {
   /** Year used to place two-digit birth years (defaults to the current year). */
@@ -165,6 +165,14 @@ const SEX_WORD = /^(m|f|w|h|male|female|males|females|men|women|manner|frauen|ho
 /** "<0.05 - 0.13": a lower limit of detection, then the range. */
 const BOUND_THEN_SPAN = /^[<>≤≥]\s*\d[\d.,]*\s*[-–—]\s*\d[\d.,]*(?:\s+\S+)?$/;
 
+/**
+ * "Valores de referencia: 70 - 100", "Optimal range: 40 – 80", "Reference range 3.5-5.1": a line that is
+ * only a range label and a range (the label as RANGE_LABEL reads it, optionally followed by "range").
+ */
+const LABELLED_RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference|normal range|ref\.? range)( range)?\s*:?$/;
+/** How many lines without a digit (an explanation, a method) may stand between a result and its labelled range. */
+const LABELLED_RANGE_GAP = 2;
+
 const INPUT_HEADING = /^(input|inputs|input values|entered values|operator input|patient input|eingaben?|eingabewerte|saisie|valeurs saisies)$/;
 
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
@@ -178,6 +186,8 @@ class ReportReader {
   private readonly confidences = new Map<string, number>();
   /** Lines read as the continuation of a result's range: no other reading takes them for results. */
   readonly rangeLines = new Set<TextLine>();
+  /** A result read without a range, while a labelled range line under it may still give it one. */
+  private awaitingRange: { row: RowCandidate; result: ParsedResult; gap: number } | undefined;
   /** The result the last line gave, while the lines after it may continue its range. */
   private lastRow: { row: RowCandidate; result: ParsedResult } | undefined;
   /** A transposed table being read (transposed.ts), and its page. */
@@ -250,16 +260,50 @@ class ReportReader {
       return;
     }
     if (this.continuesRange(pl.line)) return;
+    if (this.labelledRange(pl.line)) return;
     if (this.inInputBlock(pl.line)) return;
     const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page) };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);
-      this.lastRow = { row, result: this.results.at(-1)! };
+      const result = this.results.at(-1)!;
+      this.lastRow = { row, result };
+      this.awaitingRange = result.reference_range_text ? undefined : { row, result, gap: 0 };
       return;
     }
     this.lastRow = undefined;
+    if (this.awaitingRange && (/\d/.test(pl.line.text) || ++this.awaitingRange.gap > LABELLED_RANGE_GAP)) this.awaitingRange = undefined;
     this.notAResult(withoutMarks(pl.line));
+  }
+
+  /**
+   * "Glucosa  61 *  mg/dL" then "Valores de referencia: 70 - 100" on the line under it, or "Vitamin D
+   * 72 ng/mL", a line of explanation, then "Optimal range: 40 – 80": a line that is only a range label and
+   * a range gives its range to the result above it when that result has none, and is itself no result.
+   * Up to LABELLED_RANGE_GAP lines without a digit may stand between them.
+   */
+  private labelledRange(line: TextLine): boolean {
+    const waiting = this.awaitingRange;
+    if (!waiting || waiting.result.reference_range_text) return false;
+    const raw = squash(lineText(line));
+    const at = raw.search(/[\d<>≤≥]/);
+    if (at <= 0) return false;
+    const label = foldText(raw.slice(0, at)).toLowerCase().trim();
+    if (!LABELLED_RANGE_LABEL.test(label)) return false;
+    // "Reference range: 80 - 100 fL": a unit after the range is the result's unit, not part of the range.
+    const words = raw.slice(at).trim().split(' ');
+    const unit = words.length > 1 && isUnitToken(words.at(-1)!) ? words.pop() : undefined;
+    const range = parseRange(words.join(' '), this.decimalComma);
+    if (!range || (range.min === undefined && range.max === undefined)) return false;
+    const { result, row } = waiting;
+    if (unit && !result.units) result.units = unit;
+    Object.assign(result, { reference_range_text: range.text }, interpret(row.value, range, row.flag));
+    if (range.min !== undefined) result.min_reference_range = range.min;
+    if (range.max !== undefined) result.max_reference_range = range.max;
+    this.awaitingRange = undefined;
+    this.lastRow = undefined;
+    this.rangeLines.add(line);
+    return true;
   }
 
   /**
@@ -398,5 +442,34 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
     (row, page) => reader.resultOf(row, page, undefined),
   );
 
-  return { metadata, results: withoutMisreadings(results, ocrPages) };
+  return { metadata, results: withGradeLegend(withoutMisreadings(results, ocrPages), lines.map((l) => lineText(l.line))) };
+}
+
+/** "A: No abnormality", "B: Slight abnormality", "C: Re-examination advised": one letter's entry in a grade legend. */
+const GRADE_ENTRY = /(?:^|\s)([A-Z])\s*[:=]\s*(.+?)(?=\s+[A-Z]\s*[:=]|$)/g;
+const GRADE_NORMAL = /^(no abnormalit(y|ies)|no abnormal findings?|no findings?|normal|within (the )?normal (limits|range))\b/;
+const GRADE_ABNORMAL = /\b(abnormal(ity|ities)?|re-?exam(ination)?|re-?test(ing)?|treatment|follow-?up|further (tests?|examination)|consult(ation)?|observation|monitor(ing)?)\b/;
+
+/**
+ * A report that prints a legend of grade letters ("A: No abnormality  B: Slight abnormality  C:
+ * Re-examination advised  D: Treatment required") flags each row with one of its letters: a row graded by
+ * the legend's "no abnormality" letter is normal, one graded by a letter the legend calls abnormal is
+ * abnormal (not critical, whatever the letter means elsewhere). The legend needs a normal letter and at
+ * least one other on one line; results flagged with other letters are left as read.
+ */
+function withGradeLegend(results: ParsedResult[], lines: string[]): ParsedResult[] {
+  for (const line of lines) {
+    const grades = new Map<string, Interpretation>();
+    for (const m of line.matchAll(GRADE_ENTRY)) {
+      const meaning = foldText(m[2]!).toLowerCase().trim();
+      if (GRADE_NORMAL.test(meaning)) grades.set(m[1]!, 'normal');
+      else if (GRADE_ABNORMAL.test(meaning)) grades.set(m[1]!, 'abnormal');
+    }
+    if (grades.size < 2 || ![...grades.values()].includes('normal')) continue;
+    return results.map((r) => {
+      const grade = r.flag !== undefined ? grades.get(r.flag.trim()) : undefined;
+      return grade ? { ...r, interpretation: grade } : r;
+    });
+  }
+  return results;
 }

@@ -54,6 +54,8 @@ const PATTERNS: [TokenKind, RegExp][] = [
   ['cmp', new RegExp(String.raw`(?:[<>]\s*or\s*=|[<>≤≥]=?|=<|=>)\s*${N}(?:\s?%)?${END}`, 'iy')],
   ['ratio', /1\s?:\s?\d{1,5}(?=\s|$)/y],
   ['date', /\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]m)?(?=\s|$)/iy],
+  // "Above optimal", "Below reference range": a status of two or three words after the value is one flag.
+  ['flag', /(?:above|below)\s+(?:optimal|normal|reference)(?:\s+range)?(?=\s|$)/iy],
   ['pct', new RegExp(String.raw`${N}%(?=\s|$|[*!])`, 'y')],
   ['num', new RegExp(String.raw`${N}${END}`, 'y')],
 ];
