@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LAYOUTS } from '../fixtures/lab-report-corpus/generator/layouts/index.js';
+import { MOLAR_LOINC } from '../fixtures/lab-report-corpus/generator/tests.js';
 import type { CorpusManifest, ReportTruth } from '../fixtures/lab-report-corpus/generator/truth.js';
 
 /** The evaluation corpus of bench:parser is well-formed: enough reports and layouts, ground truth for each, real files. */
@@ -55,6 +56,15 @@ describe('lab report evaluation corpus', () => {
     expect(codes.size).toBeGreaterThan(30);
     for (const code of codes) expect(loincCheckDigitValid(code), code).toBe(true);
     expect(loincCheckDigitValid('2345-8')).toBe(false);
+  });
+
+  it('gives a row printed in mol units the Moles/volume code, never the Mass/volume one (LOINC keeps them apart)', () => {
+    const molar = /^[mµunp]?mol\/l$/i;
+    const massInMolar = truths.flatMap((t) => t.results.filter((r) => molar.test(r.units.trim()) && r.loinc_code in MOLAR_LOINC).map((r) => `${t.file}: ${r.test_name} ${r.units} ${r.loinc_code}`));
+    expect(massInMolar).toEqual([]);
+    // and the molar rows of those tests are there to check (the corpus prints glucose, creatinine, lipids in mmol/L)
+    const molarTwins = new Set(Object.values(MOLAR_LOINC));
+    expect(truths.flatMap((t) => t.results).filter((r) => molarTwins.has(r.loinc_code)).length).toBeGreaterThan(50);
   });
 
   it('stores PDFs as PDFs and images as PNG or JPEG (by their bytes), each image at most ~300 KB', () => {
