@@ -115,8 +115,46 @@ function crowded(tokens: Token[], cell = false): boolean {
   });
 }
 
+/**
+ * "98-107." or "3,5-5,1," from OCR: a range with a speck read as a stop after it is still the range.
+ */
+function rangeWithSpeck(t: Token, decimalComma: boolean): Token {
+  if (t.kind !== 'word' || !/\d[.,:;'`]$/.test(t.text)) return t;
+  const text = t.text.slice(0, -1);
+  const [only] = tokenize(text, t.chunk);
+  return only?.kind === 'range' && only.text === text && parseRange(text, decimalComma) ? only : t;
+}
+
+/**
+ * "0,20  kat  0,10 - 0,60  ee", "4,9  mmol  39-56  ES": drawn marks beside a row (a bar, a box edge) that OCR
+ * read as one to three letters after the range, at the end of the line. They are no field: dropped, at most two.
+ */
+const DEBRIS = /^[(=~-]?\p{L}{1,3}[.)]?$/u;
+function withoutTrailingDebris(tokens: Token[]): Token[] {
+  const range = tokens.findLastIndex((t) => t.kind === 'range');
+  if (range < 0) return tokens;
+  let end = tokens.length;
+  while (end > range + 1 && tokens.length - end < 2 && tokens[end - 1]!.kind === 'word' && DEBRIS.test(tokens[end - 1]!.text)) end--;
+  return tokens.slice(0, end);
+}
+
+/**
+ * "106  mmol  98-107": from OCR, a unit of amount that lost its "/l" ("mmol", "µkat"). It is no leftover word,
+ * but not the unit either: which volume it was per is not read, and a missing unit is better than a guessed one.
+ */
+const lostVolume = (text: string): boolean => /^[mµunp]?(?:mol|kat)$/i.test(text) && (isUnitToken(`${text}/l`) || isUnitToken(`µ${text}/l`));
+
 /** Assign value, unit, range and flag among the tokens that follow a name. */
-function assignFields(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
+function assignFields(allTokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
+  if (!opts.ocr) return fieldsOf(allTokens, opts, rangeBeforeResult);
+  const tokens = allTokens.map((t) => rangeWithSpeck(t, opts.decimalComma));
+  const clean = withoutTrailingDebris(tokens);
+  // Debris is dropped only from a row whose other fields then read cleanly: beside a stray word, it is not known to be debris.
+  const f = fieldsOf(clean, opts, rangeBeforeResult);
+  return clean.length === tokens.length || f.leftoverWords === 0 ? f : fieldsOf(tokens, opts, rangeBeforeResult);
+}
+
+function fieldsOf(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
   const f: Fields = { valueIndex: pickValueIndex(tokens, rangeBeforeResult), extraNumbers: 0, leftoverWords: 0, crowded: crowded(tokens) };
   if (f.valueIndex >= 0) f.value = parseValue(tokens[f.valueIndex]!.text, opts.decimalComma);
   tokens.forEach((t, i) => {
@@ -160,6 +198,7 @@ function assignFields(tokens: Token[], opts: RowOptions, rangeBeforeResult: bool
       case 'sep':
         break;
       default:
+        if (opts.ocr && i > f.valueIndex && lostVolume(t.text)) break;
         // A performing-site code closing the line ("EN", "01") is not a field.
         if (!(i === tokens.length - 1 && i > f.valueIndex && /^[A-Z0-9]{2,4}$/.test(t.text))) f.leftoverWords++;
     }
