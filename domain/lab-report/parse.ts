@@ -186,6 +186,8 @@ class ReportReader {
   private readonly confidences = new Map<string, number>();
   /** Lines read as the continuation of a result's range: no other reading takes them for results. */
   readonly rangeLines = new Set<TextLine>();
+  /** Lines read through their columns whose value is in doubt (rows.ts, lookAlikeOfPrevious): no other reading takes them. */
+  readonly doubtedLines = new Set<TextLine>();
   /** A result read without a range, while a labelled range line under it may still give it one. */
   private awaitingRange: { row: RowCandidate; result: ParsedResult; gap: number } | undefined;
   /** The result the last line gave, while the lines after it may continue its range. */
@@ -262,7 +264,7 @@ class ReportReader {
     if (this.continuesRange(pl.line)) return;
     if (this.labelledRange(pl.line)) return;
     if (this.inInputBlock(pl.line)) return;
-    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page) };
+    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page), doubted: this.doubtedLines };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);
@@ -436,7 +438,7 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
   reader.finish();
   const results = chooseByRegion(
-    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line)).map((l) => l.line) })),
+    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line) && !reader.doubtedLines.has(l.line)).map((l) => l.line) })),
     reader.results.map((result, i) => ({ result, line: reader.sources[i]! })),
     { decimalComma, isKnownName: reader.isKnownName, nameConfidence: reader.nameConfidence },
     (row, page) => reader.resultOf(row, page, undefined),

@@ -35,6 +35,8 @@ export interface RowOptions {
   isKnownName: (name: string) => boolean;
   /** The line was read by OCR, which garbles a word now and then ("37  ws  (5-50)" for "37 U/L (5-50)"). */
   ocr?: boolean;
+  /** Collects the lines whose columns were read but whose value is in doubt: no other reading may take them. */
+  doubted?: Set<TextLine>;
 }
 
 const VALUE_KINDS = new Set(['num', 'pct', 'cmp', 'ratio', 'qual']);
@@ -333,8 +335,31 @@ function unitCellsOf(unitCells: string[], ocr: boolean): string[] {
   return isUnitToken(first) ? [first] : unitCells;
 }
 
-/** Read a row through the header's columns; undefined if the cells do not fit the columns. */
-function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined {
+/** Digits OCR takes for each other. */
+const LOOK_ALIKE = new Set(['38', '83', '56', '65', '17', '71', '08', '80', '68', '86', '58', '85']);
+
+/**
+ * "0.34" beside a previous result of "0.84" under a range of 0.47-0.79: from OCR, a result that differs
+ * from the row's previous result in one digit only, the two digits being look-alikes, while the two lie on
+ * opposite sides of the range. One of them is very likely misread, and which one is not known: the row is
+ * left out rather than read with a value that may be wrong.
+ */
+export function lookAlikeOfPrevious(value: ParsedValue | undefined, previousText: string, range: ParsedRange | undefined, decimalComma: boolean): boolean {
+  if (value?.type !== 'numeric' || range?.min === undefined || range.max === undefined) return false;
+  const current = value.value;
+  const previous = parseValue(previousText.trim(), decimalComma);
+  if (previous?.type !== 'numeric' || previous.value.length !== current.length) return false;
+  const diffs = [...current].flatMap((c, i) => (c === previous.value[i] ? [] : [c + previous.value[i]!]));
+  if (diffs.length !== 1 || !LOOK_ALIKE.has(diffs[0]!)) return false;
+  const side = (v: number) => (v < range.min! ? -1 : v > range.max! ? 1 : 0);
+  return side(Number(current)) * side(Number(previous.value)) === -1;
+}
+
+/**
+ * Read a row through the header's columns; undefined if the cells do not fit the columns, null when they
+ * fit but say the value is not to be trusted (no other reading of the line may then take it).
+ */
+function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | null | undefined {
   const cells = assignColumns(chunks, opts.layout!);
   if (!cells) return undefined;
   const text = (role: ColumnRole): string => (cells.get(role) ?? []).join(' ');
@@ -359,6 +384,7 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   }
   const flagText = text('flag');
   if (flagText !== '') f.flag = parseFlag(flagText) ?? f.flag;
+  if (opts.ocr && lookAlikeOfPrevious(f.value, text('previous'), f.range, opts.decimalComma)) return null;
   return candidate(name, f, true, opts);
 }
 
@@ -446,6 +472,10 @@ export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undef
   if (layout?.positioned && layout.columns.some((c) => c.role === 'name') && chunks.every((c) => c.positioned && columnOf(layout, c) === 'range')) return undefined;
   if (opts.layout && chunks.length >= 2) {
     const row = byColumns(chunks, opts);
+    if (row === null) {
+      opts.doubted?.add(line);
+      return undefined;
+    }
     if (row) return row;
   }
   // The first chunk is the name when later chunks hold the value; else split inside the text.

@@ -61,3 +61,60 @@ describe('a unit of amount that lost its volume ("mmol" for mmol/l)', () => {
     ]);
   });
 });
+
+describe('a column header with two headings garbled by OCR', () => {
+  const at = (y: number, ...parts: [number, string][]) => cells(y, ...parts);
+  const header = at(10, [60, 'Catagory'], [260, 'am'], [510, 'Unit'], [630, 'This time'], [750, 'Previous'], [880, 'Reference'], [1050, 'Judgement']);
+
+  it('is still the header when four or more headings are familiar; the unfamiliar one left of the data heads the names', () => {
+    const { results } = parse([
+      header,
+      at(20, [70, 'Liver function'], [267, 'AST (GOT)'], [518, 'U/L'], [632, '40'], [745, '39'], [882, '0-30'], [1086, 'c']),
+      at(30, [268, 'ALT (GPT)'], [519, 'U/L'], [633, '24'], [758, '25'], [882, '0-30'], [1087, 'A']),
+      at(40, [72, 'Lipids'], [269, 'Total cholesterol'], [515, 'mg/dL'], [635, '182'], [760, '170'], [885, '140-199'], [1089, 'A']),
+    ]);
+    expect(results.map((r) => [r.test_name, r.value, r.units])).toEqual([
+      ['AST (GOT)', '40', 'U/L'],
+      ['ALT (GPT)', '24', 'U/L'],
+      ['Total cholesterol', '182', 'mg/dL'],
+    ]);
+  });
+
+  it('left as read: two unfamiliar headings beside three familiar ones make no header', () => {
+    const { results } = parse([
+      at(10, [60, 'Catagory'], [260, 'am'], [510, 'Unit'], [630, 'This time'], [880, 'Reference']),
+      at(20, [70, 'Liver function'], [267, 'AST (GOT)'], [518, 'U/L'], [632, '40'], [882, '0-30']),
+    ]);
+    expect(byName(results, 'AST (GOT)')).toBeUndefined();
+  });
+});
+
+describe('a result one look-alike digit away from the previous result, across the range', () => {
+  const at = (y: number, ...parts: [number, string][]) => cells(y, ...parts);
+  const header = at(10, [260, 'Test item'], [510, 'Unit'], [630, 'This time'], [750, 'Previous'], [880, 'Reference']);
+
+  it('is left out: one of the two is misread ("0.34" beside "0.84", range 0.47-0.79), which one is not known', () => {
+    const { results } = parse([
+      header,
+      at(20, [267, 'Urea'], [518, 'mg/dL'], [632, '14'], [745, '15'], [882, '8-20']),
+      at(30, [267, 'Creatinine'], [518, 'mg/dL'], [632, '0.34'], [745, '0.84'], [882, '0.47-0.79']),
+      at(40, [267, 'Uric acid'], [518, 'mg/dL'], [632, '4.2'], [745, '3.8'], [882, '2.1-7.0']),
+    ]);
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([
+      ['Urea', '14'],
+      ['Uric acid', '4.2'],
+    ]);
+  });
+
+  it('left as read: the same change inside the range, or by digits OCR does not confuse', () => {
+    const { results } = parse([
+      header,
+      at(20, [267, 'Creatinine'], [518, 'mg/dL'], [632, '0.54'], [745, '0.59'], [882, '0.47-0.79']),
+      at(30, [267, 'Uric acid'], [518, 'mg/dL'], [632, '1.2'], [745, '9.2'], [882, '2.1-7.0']),
+    ]);
+    expect(results.map((r) => [r.test_name, r.value])).toEqual([
+      ['Creatinine', '0.54'],
+      ['Uric acid', '1.2'],
+    ]);
+  });
+});
