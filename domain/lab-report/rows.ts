@@ -146,6 +146,13 @@ function withoutTrailingDebris(tokens: Token[]): Token[] {
  */
 const lostVolume = (text: string): boolean => /^[mµunp]?(?:mol|kat)$/i.test(text) && (isUnitToken(`${text}/l`) || isUnitToken(`µ${text}/l`));
 
+/**
+ * "121  nom.  Optimal": a status word printed after the value that says it lies in the range ("Optimal",
+ * "Desirable", "Ideal"), as consumer reports print one per result. From OCR, where a garbled unit beside
+ * it already counts as one stray word, it is no second one; it gives no flag (the range is what says so).
+ */
+const IN_RANGE_STATUS = /^(optimal|desirable|ideal|healthy)$/i;
+
 /** Assign value, unit, range and flag among the tokens that follow a name. */
 function assignFields(allTokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
   if (!opts.ocr) return fieldsOf(allTokens, opts, rangeBeforeResult);
@@ -200,7 +207,7 @@ function fieldsOf(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean)
       case 'sep':
         break;
       default:
-        if (opts.ocr && i > f.valueIndex && lostVolume(t.text)) break;
+        if (opts.ocr && i > f.valueIndex && (lostVolume(t.text) || IN_RANGE_STATUS.test(t.text))) break;
         // A performing-site code closing the line ("EN", "01") is not a field.
         if (!(i === tokens.length - 1 && i > f.valueIndex && /^[A-Z0-9]{2,4}$/.test(t.text))) f.leftoverWords++;
     }

@@ -118,3 +118,25 @@ describe('a result one look-alike digit away from the previous result, across th
     ]);
   });
 });
+
+describe('a status word saying the value is in range, beside a garbled unit', () => {
+  it('"121  nom.  Optimal": the row is read, without unit or flag', () => {
+    const { results } = parse([row(20, 'Ferritin', '121 nom.', 'Optimal'), row(30, 'TSH', '1.63 nun', 'Optimal')]);
+    expect(results.map((r) => [r.test_name, r.value, r.units ?? null, r.flag ?? null])).toEqual([
+      ['Ferritin', '121', null, null],
+      ['TSH', '1.63', null, null],
+    ]);
+  });
+
+  it('left as read: two garbled words beside the value still make the row doubtful', () => {
+    const { results } = parse([row(20, 'Ferritin', '121 nom. pe', 'Optimal')]);
+    expect(byName(results, 'Ferritin')).toBeUndefined();
+  });
+});
+
+describe('a name one capital look-alike away from a known test ("APTI" for APTT)', () => {
+  it('is read as the known test', () => {
+    const { results } = parse([row(20, 'APTI', '33.0', 'sec', '25.0 - 36.0'), row(30, 'Fibrinogen', '2.2', 'g/L', '1.5-4.0')]);
+    expect(results.map((r) => r.test_name)).toEqual(['APTT', 'Fibrinogen']);
+  });
+});
