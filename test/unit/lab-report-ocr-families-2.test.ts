@@ -140,3 +140,23 @@ describe('a name one capital look-alike away from a known test ("APTI" for APTT)
     expect(results.map((r) => r.test_name)).toEqual(['APTT', 'Fibrinogen']);
   });
 });
+
+describe('a labelled range line read by OCR', () => {
+  it('marks after the range are dropped, and two numbers after the label are a span whose dash was lost', () => {
+    const { results } = parse([
+      row(20, 'Ferritin', '121 ng/mL', 'Optimal'),
+      row(30, 'Optimal range: 50 150', '(PSE', 'ete', 'pa'),
+      row(40, 'Vitamin B12', '350 pg/mL', 'Below optimal'),
+      row(50, 'Optimal range: 500 1000', 'ef nn', 'AA'),
+    ]);
+    expect(results.map((r) => [r.test_name, r.min_reference_range, r.max_reference_range, r.interpretation])).toEqual([
+      ['Ferritin', 50, 150, 'normal'],
+      ['Vitamin B12', 500, 1000, 'abnormal'],
+    ]);
+  });
+
+  it('left as read: two numbers not in order give no range', () => {
+    const { results } = parse([row(20, 'Ferritin', '121 ng/mL'), row(30, 'Optimal range: 150 50')]);
+    expect(byName(results, 'Ferritin')?.reference_range_text).toBeUndefined();
+  });
+});
