@@ -468,7 +468,7 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
     (row, page) => reader.resultOf(row, page, undefined),
   );
 
-  return { metadata, results: withGradeLegend(withoutMisreadings(results, ocrPages), lines.map((l) => lineText(l.line))) };
+  return { metadata, results: withGradeLegend(withoutMisreadings(results, ocrPages), lines.map((l) => lineText(l.line)), ocrPages) };
 }
 
 /** "A: No abnormality", "B: Slight abnormality", "C: Re-examination advised": one letter's entry in a grade legend. */
@@ -483,7 +483,7 @@ const GRADE_ABNORMAL = /\b(abnormal(ity|ities)?|re-?exam(ination)?|re-?test(ing)
  * abnormal (not critical, whatever the letter means elsewhere). The legend needs a normal letter and at
  * least one other on one line; results flagged with other letters are left as read.
  */
-function withGradeLegend(results: ParsedResult[], lines: string[]): ParsedResult[] {
+function withGradeLegend(results: ParsedResult[], lines: string[], ocrPages: Set<number>): ParsedResult[] {
   for (const line of lines) {
     const grades = new Map<string, Interpretation>();
     for (const m of line.matchAll(GRADE_ENTRY)) {
@@ -493,7 +493,10 @@ function withGradeLegend(results: ParsedResult[], lines: string[]): ParsedResult
     }
     if (grades.size < 2 || ![...grades.values()].includes('normal')) continue;
     return results.map((r) => {
-      const grade = r.flag !== undefined ? grades.get(r.flag.trim()) : undefined;
+      // From OCR a capital grade letter of the same shape may come lower-case ("c" for C).
+      const letter = r.flag?.trim();
+      const lower = letter !== undefined && /^[a-z]$/.test(letter) && r.page !== undefined && ocrPages.has(r.page) ? letter.toUpperCase() : undefined;
+      const grade = letter !== undefined ? (grades.get(letter) ?? (lower ? grades.get(lower) : undefined)) : undefined;
       return grade ? { ...r, interpretation: grade } : r;
     });
   }

@@ -160,3 +160,20 @@ describe('a labelled range line read by OCR', () => {
     expect(byName(results, 'Ferritin')?.reference_range_text).toBeUndefined();
   });
 });
+
+describe('a grade letter read lower-case by OCR', () => {
+  const legend = row(90, 'A: No abnormality  B: Slight abnormality  C: Re-examination advised  D: Treatment required');
+
+  it('"c" under a legend of capital grades is grade C', () => {
+    const { results } = parse([row(20, 'AST', '40', 'U/L', '0-30', 'c'), row(30, 'ALT', '24', 'U/L', '0-30', 'A'), legend]);
+    expect(results.map((r) => [r.test_name, r.interpretation])).toEqual([
+      ['AST', 'abnormal'],
+      ['ALT', 'normal'],
+    ]);
+  });
+
+  it('left as read: on a text layer a lower-case letter is no grade', () => {
+    const { results } = parse([row(20, 'AST', '40', 'U/L', '0-30', 'c'), legend], 'text_layer');
+    expect(byName(results, 'AST')?.interpretation).toBe('critical');
+  });
+});
