@@ -161,7 +161,16 @@ export function detectHeader(line: TextLine): ColumnLayout | undefined {
   const roles = chunks.map((c) => headerRoleOf(c.text));
   const unknown = roles.filter((r) => r === undefined).length;
   // One unfamiliar heading among three or more familiar ones is still a header (its column is ignored).
-  if (unknown > 1 || (unknown === 1 && roles.length - unknown < 3)) return splitHeaderWords(line);
+  // Two among four or more (OCR garbles a heading now and then: "Catagory", "am" for "Test item") are too,
+  // when the familiar ones name the result and the range.
+  const familiar = roles.length - unknown;
+  const garbled = unknown === 2 && familiar >= 4 && roles.includes('result') && roles.includes('range');
+  if ((unknown > 1 && !garbled) || (unknown === 1 && familiar < 3)) return splitHeaderWords(line);
+  // With no name heading, an unfamiliar heading just left of the first data column heads the test names.
+  const firstData = roles.findIndex((r) => r === 'result' || r === 'unit' || r === 'range');
+  if (!roles.includes('name') && firstData > 0 && roles[firstData - 1] === undefined && roles.slice(0, firstData - 1).every((r) => r === undefined || r === 'other')) {
+    roles[firstData - 1] = 'name';
+  }
   const columns = chunks.map((c, i) => ({ role: roles[i] ?? ('other' as const), x: c.x, ...unitOfHeading(c.text, roles[i]) }));
   return validLayout(columns, chunks[0]!.positioned);
 }

@@ -34,6 +34,8 @@ const LOOK_ALIKES: [string, string][] = [
   ['i', 'l'],
   ['c', 't'],
   ['g', 'c'],
+  // Capitals of one stem ("APTI" for APTT).
+  ['I', 'T'],
 ];
 
 /** A test name the table knows as printed (an alias, with or without qualifiers). */

@@ -175,6 +175,30 @@ const LABELLED_RANGE_GAP = 2;
 
 const INPUT_HEADING = /^(input|inputs|input values|entered values|operator input|patient input|eingaben?|eingabewerte|saisie|valeurs saisies)$/;
 
+/**
+ * From OCR, "Optimal range: 50 150 | (PSE | ete | pa": cells after the last one holding a digit that are
+ * neither a unit nor hold a digit are marks drawn beside the line (a bar, an icon), read as letters.
+ */
+function withoutTrailingMarks(line: TextLine): TextLine {
+  const cells = line.cells;
+  if (!cells || cells.length < 2) return line;
+  let end = cells.length;
+  while (end > 1 && !/\d/.test(cells[end - 1]!.text) && !isUnitToken(cells[end - 1]!.text.trim())) end--;
+  if (end === cells.length) return line;
+  const kept = cells.slice(0, end);
+  return { ...line, text: kept.map((c) => c.text).join(' '), cells: kept };
+}
+
+/**
+ * "Optimal range: 40 80" from OCR: after a range label, two plain numbers, the first below the second, are
+ * the bounds of a span whose dash OCR lost (a label says a range follows, and two numbers give no other one).
+ */
+function spanWithoutDash(words: string[], decimalComma: boolean): ParsedRange | undefined {
+  if (words.length !== 2 || !words.every((w) => /^\d+(?:[.,]\d+)?$/.test(w))) return undefined;
+  const range = parseRange(`${words[0]} - ${words[1]}`, decimalComma);
+  return range?.min !== undefined && range.max !== undefined && range.min < range.max ? range : undefined;
+}
+
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
 class ReportReader {
   private layout: ColumnLayout | undefined;
@@ -186,6 +210,8 @@ class ReportReader {
   private readonly confidences = new Map<string, number>();
   /** Lines read as the continuation of a result's range: no other reading takes them for results. */
   readonly rangeLines = new Set<TextLine>();
+  /** Lines read through their columns whose value is in doubt (rows.ts, lookAlikeOfPrevious): no other reading takes them. */
+  readonly doubtedLines = new Set<TextLine>();
   /** A result read without a range, while a labelled range line under it may still give it one. */
   private awaitingRange: { row: RowCandidate; result: ParsedResult; gap: number } | undefined;
   /** The result the last line gave, while the lines after it may continue its range. */
@@ -260,9 +286,9 @@ class ReportReader {
       return;
     }
     if (this.continuesRange(pl.line)) return;
-    if (this.labelledRange(pl.line)) return;
+    if (this.labelledRange(pl.line, this.ocrPages.has(pl.page))) return;
     if (this.inInputBlock(pl.line)) return;
-    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page) };
+    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page), doubted: this.doubtedLines };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);
@@ -282,10 +308,10 @@ class ReportReader {
    * a range gives its range to the result above it when that result has none, and is itself no result.
    * Up to LABELLED_RANGE_GAP lines without a digit may stand between them.
    */
-  private labelledRange(line: TextLine): boolean {
+  private labelledRange(line: TextLine, ocr: boolean): boolean {
     const waiting = this.awaitingRange;
     if (!waiting || waiting.result.reference_range_text) return false;
-    const raw = squash(lineText(line));
+    const raw = squash(lineText(ocr ? withoutTrailingMarks(line) : line));
     const at = raw.search(/[\d<>≤≥]/);
     if (at <= 0) return false;
     const label = foldText(raw.slice(0, at)).toLowerCase().trim();
@@ -293,7 +319,7 @@ class ReportReader {
     // "Reference range: 80 - 100 fL": a unit after the range is the result's unit, not part of the range.
     const words = raw.slice(at).trim().split(' ');
     const unit = words.length > 1 && isUnitToken(words.at(-1)!) ? words.pop() : undefined;
-    const range = parseRange(words.join(' '), this.decimalComma);
+    const range = parseRange(words.join(' '), this.decimalComma) ?? (ocr ? spanWithoutDash(words, this.decimalComma) : undefined);
     if (!range || (range.min === undefined && range.max === undefined)) return false;
     const { result, row } = waiting;
     if (unit && !result.units) result.units = unit;
@@ -436,13 +462,13 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
   reader.finish();
   const results = chooseByRegion(
-    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line)).map((l) => l.line) })),
+    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line) && !reader.doubtedLines.has(l.line)).map((l) => l.line) })),
     reader.results.map((result, i) => ({ result, line: reader.sources[i]! })),
     { decimalComma, isKnownName: reader.isKnownName, nameConfidence: reader.nameConfidence },
     (row, page) => reader.resultOf(row, page, undefined),
   );
 
-  return { metadata, results: withGradeLegend(withoutMisreadings(results, ocrPages), lines.map((l) => lineText(l.line))) };
+  return { metadata, results: withGradeLegend(withoutMisreadings(results, ocrPages), lines.map((l) => lineText(l.line)), ocrPages) };
 }
 
 /** "A: No abnormality", "B: Slight abnormality", "C: Re-examination advised": one letter's entry in a grade legend. */
@@ -457,7 +483,7 @@ const GRADE_ABNORMAL = /\b(abnormal(ity|ities)?|re-?exam(ination)?|re-?test(ing)
  * abnormal (not critical, whatever the letter means elsewhere). The legend needs a normal letter and at
  * least one other on one line; results flagged with other letters are left as read.
  */
-function withGradeLegend(results: ParsedResult[], lines: string[]): ParsedResult[] {
+function withGradeLegend(results: ParsedResult[], lines: string[], ocrPages: Set<number>): ParsedResult[] {
   for (const line of lines) {
     const grades = new Map<string, Interpretation>();
     for (const m of line.matchAll(GRADE_ENTRY)) {
@@ -467,7 +493,10 @@ function withGradeLegend(results: ParsedResult[], lines: string[]): ParsedResult
     }
     if (grades.size < 2 || ![...grades.values()].includes('normal')) continue;
     return results.map((r) => {
-      const grade = r.flag !== undefined ? grades.get(r.flag.trim()) : undefined;
+      // From OCR a capital grade letter of the same shape may come lower-case ("c" for C).
+      const letter = r.flag?.trim();
+      const lower = letter !== undefined && /^[a-z]$/.test(letter) && r.page !== undefined && ocrPages.has(r.page) ? letter.toUpperCase() : undefined;
+      const grade = letter !== undefined ? (grades.get(letter) ?? (lower ? grades.get(lower) : undefined)) : undefined;
       return grade ? { ...r, interpretation: grade } : r;
     });
   }

@@ -35,6 +35,8 @@ export interface RowOptions {
   isKnownName: (name: string) => boolean;
   /** The line was read by OCR, which garbles a word now and then ("37  ws  (5-50)" for "37 U/L (5-50)"). */
   ocr?: boolean;
+  /** Collects the lines whose columns were read but whose value is in doubt: no other reading may take them. */
+  doubted?: Set<TextLine>;
 }
 
 const VALUE_KINDS = new Set(['num', 'pct', 'cmp', 'ratio', 'qual']);
@@ -115,8 +117,53 @@ function crowded(tokens: Token[], cell = false): boolean {
   });
 }
 
+/**
+ * "98-107." or "3,5-5,1," from OCR: a range with a speck read as a stop after it is still the range.
+ */
+function rangeWithSpeck(t: Token, decimalComma: boolean): Token {
+  if (t.kind !== 'word' || !/\d[.,:;'`]$/.test(t.text)) return t;
+  const text = t.text.slice(0, -1);
+  const [only] = tokenize(text, t.chunk);
+  return only?.kind === 'range' && only.text === text && parseRange(text, decimalComma) ? only : t;
+}
+
+/**
+ * "0,20  kat  0,10 - 0,60  ee", "4,9  mmol  39-56  ES": drawn marks beside a row (a bar, a box edge) that OCR
+ * read as one to three letters after the range, at the end of the line. They are no field: dropped, at most two.
+ */
+const DEBRIS = /^[(=~-]?\p{L}{1,3}[.)]?$/u;
+function withoutTrailingDebris(tokens: Token[]): Token[] {
+  const range = tokens.findLastIndex((t) => t.kind === 'range');
+  if (range < 0) return tokens;
+  let end = tokens.length;
+  while (end > range + 1 && tokens.length - end < 2 && tokens[end - 1]!.kind === 'word' && DEBRIS.test(tokens[end - 1]!.text)) end--;
+  return tokens.slice(0, end);
+}
+
+/**
+ * "106  mmol  98-107": from OCR, a unit of amount that lost its "/l" ("mmol", "µkat"). It is no leftover word,
+ * but not the unit either: which volume it was per is not read, and a missing unit is better than a guessed one.
+ */
+const lostVolume = (text: string): boolean => /^[mµunp]?(?:mol|kat)$/i.test(text) && (isUnitToken(`${text}/l`) || isUnitToken(`µ${text}/l`));
+
+/**
+ * "121  nom.  Optimal": a status word printed after the value that says it lies in the range ("Optimal",
+ * "Desirable", "Ideal"), as consumer reports print one per result. From OCR, where a garbled unit beside
+ * it already counts as one stray word, it is no second one; it gives no flag (the range is what says so).
+ */
+const IN_RANGE_STATUS = /^(optimal|desirable|ideal|healthy)$/i;
+
 /** Assign value, unit, range and flag among the tokens that follow a name. */
-function assignFields(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
+function assignFields(allTokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
+  if (!opts.ocr) return fieldsOf(allTokens, opts, rangeBeforeResult);
+  const tokens = allTokens.map((t) => rangeWithSpeck(t, opts.decimalComma));
+  const clean = withoutTrailingDebris(tokens);
+  // Debris is dropped only from a row whose other fields then read cleanly: beside a stray word, it is not known to be debris.
+  const f = fieldsOf(clean, opts, rangeBeforeResult);
+  return clean.length === tokens.length || f.leftoverWords === 0 ? f : fieldsOf(tokens, opts, rangeBeforeResult);
+}
+
+function fieldsOf(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
   const f: Fields = { valueIndex: pickValueIndex(tokens, rangeBeforeResult), extraNumbers: 0, leftoverWords: 0, crowded: crowded(tokens) };
   if (f.valueIndex >= 0) f.value = parseValue(tokens[f.valueIndex]!.text, opts.decimalComma);
   tokens.forEach((t, i) => {
@@ -160,6 +207,7 @@ function assignFields(tokens: Token[], opts: RowOptions, rangeBeforeResult: bool
       case 'sep':
         break;
       default:
+        if (opts.ocr && i > f.valueIndex && (lostVolume(t.text) || IN_RANGE_STATUS.test(t.text))) break;
         // A performing-site code closing the line ("EN", "01") is not a field.
         if (!(i === tokens.length - 1 && i > f.valueIndex && /^[A-Z0-9]{2,4}$/.test(t.text))) f.leftoverWords++;
     }
@@ -294,8 +342,31 @@ function unitCellsOf(unitCells: string[], ocr: boolean): string[] {
   return isUnitToken(first) ? [first] : unitCells;
 }
 
-/** Read a row through the header's columns; undefined if the cells do not fit the columns. */
-function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined {
+/** Digits OCR takes for each other. */
+const LOOK_ALIKE = new Set(['38', '83', '56', '65', '17', '71', '08', '80', '68', '86', '58', '85']);
+
+/**
+ * "0.34" beside a previous result of "0.84" under a range of 0.47-0.79: from OCR, a result that differs
+ * from the row's previous result in one digit only, the two digits being look-alikes, while the two lie on
+ * opposite sides of the range. One of them is very likely misread, and which one is not known: the row is
+ * left out rather than read with a value that may be wrong.
+ */
+export function lookAlikeOfPrevious(value: ParsedValue | undefined, previousText: string, range: ParsedRange | undefined, decimalComma: boolean): boolean {
+  if (value?.type !== 'numeric' || range?.min === undefined || range.max === undefined) return false;
+  const current = value.value;
+  const previous = parseValue(previousText.trim(), decimalComma);
+  if (previous?.type !== 'numeric' || previous.value.length !== current.length) return false;
+  const diffs = [...current].flatMap((c, i) => (c === previous.value[i] ? [] : [c + previous.value[i]!]));
+  if (diffs.length !== 1 || !LOOK_ALIKE.has(diffs[0]!)) return false;
+  const side = (v: number) => (v < range.min! ? -1 : v > range.max! ? 1 : 0);
+  return side(Number(current)) * side(Number(previous.value)) === -1;
+}
+
+/**
+ * Read a row through the header's columns; undefined if the cells do not fit the columns, null when they
+ * fit but say the value is not to be trusted (no other reading of the line may then take it).
+ */
+function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | null | undefined {
   const cells = assignColumns(chunks, opts.layout!);
   if (!cells) return undefined;
   const text = (role: ColumnRole): string => (cells.get(role) ?? []).join(' ');
@@ -320,6 +391,7 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined 
   }
   const flagText = text('flag');
   if (flagText !== '') f.flag = parseFlag(flagText) ?? f.flag;
+  if (opts.ocr && lookAlikeOfPrevious(f.value, text('previous'), f.range, opts.decimalComma)) return null;
   return candidate(name, f, true, opts);
 }
 
@@ -407,6 +479,10 @@ export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undef
   if (layout?.positioned && layout.columns.some((c) => c.role === 'name') && chunks.every((c) => c.positioned && columnOf(layout, c) === 'range')) return undefined;
   if (opts.layout && chunks.length >= 2) {
     const row = byColumns(chunks, opts);
+    if (row === null) {
+      opts.doubted?.add(line);
+      return undefined;
+    }
     if (row) return row;
   }
   // The first chunk is the name when later chunks hold the value; else split inside the text.
