@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { endpointsPendingFor } from '../../db/queries/webhooks.js';
 import { classifyActivityError } from '../../lib/activity-errors.js';
-import { eventAnnouncer } from '../webhooks/announce.js';
 import {
   criticalResultEventId,
   findOrderRecorded,
@@ -37,11 +36,15 @@ interface Deps {
 
 /** Activities of the lab-order workflow. Each is idempotent: a retry after a crash changes nothing twice. */
 export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints }: Deps) {
-  const announce = eventAnnouncer(db, wakeEndpoints);
-  /** Wakes the endpoints a write queued deliveries for; a retry that found its events queued looks them up. */
-  const wakeAfter = async (written: StepsWritten, eventIds: string[]) => {
-    if (!written.queuedNow) await announce(...eventIds);
-    else if (written.endpoints.length) await wakeEndpoints(written.endpoints);
+  /**
+   * Wakes, once, the endpoints the writes queued deliveries for: each write with its events' ids, so a retry
+   * that found its events queued already (queuedNow false) looks its endpoints up.
+   */
+  const wakeAfter = async (...writes: [Pick<StepsWritten, 'queuedNow' | 'endpoints'>, string[]][]) => {
+    const endpoints = new Set(writes.flatMap(([w]) => (w.queuedNow ? w.endpoints : [])));
+    const lookUp = writes.flatMap(([w, eventIds]) => (w.queuedNow ? [] : eventIds));
+    if (lookUp.length) for (const e of await endpointsPendingFor(db, lookUp)) endpoints.add(e);
+    if (endpoints.size) await wakeEndpoints([...endpoints]);
   };
 
   /** The order's results with their metadata (patient, lab, dates), as GET /v3/order/{id}/result serves them. */
@@ -89,7 +92,7 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
   }
 
   /** The order row's columns a step sets, from what the workflow sent. */
-  function transitionPatch(input: TransitionActivityInput): TransitionPatch {
+  function transitionPatch(input: Pick<TransitionActivityInput, 'patch'>): TransitionPatch {
     const patch: TransitionPatch = {};
     const reg = input.patch.registration;
     if (reg) {
@@ -139,13 +142,13 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
         then.map((t) => ({ low: t.low, outbox: { id: t.outboxEventId, eventType: ORDER_EVENT_TYPES.updated } })),
       );
       logRecorded(written.written);
-      await wakeAfter(written, eventIds);
+      await wakeAfter([written, eventIds]);
     },
 
     async recordTransition(input: TransitionActivityInput) {
       const written = await recordTransitionIn(db, input, await orderPayload());
       logger.debug({ order_id: input.orderId, event_id: input.eventId, status: input.low, appended: written.written }, 'order transition');
-      await wakeAfter(written, [input.outboxEventId, criticalResultEventId(input.outboxEventId)]);
+      await wakeAfter([written, [input.outboxEventId, criticalResultEventId(input.outboxEventId)]]);
     },
 
     /**
@@ -163,8 +166,7 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
       jobs: SimulatedWalkJob[];
     }): Promise<{ recorded: boolean; missingSlugs: string[] | null }> {
       const payload = await orderPayload();
-      const announceIds: string[] = [];
-      const endpoints = new Set<string>();
+      const writes: [Omit<StepsWritten, 'written'>, string[]][] = [];
       let missingSlugs: string[] | null = null;
       try {
         await db.transaction(async (tx) => {
@@ -176,35 +178,24 @@ export function createOrderActivities({ db, logger, orderPayload, wakeEndpoints 
             const results = job.simulatedResults ? await simulated(tx, input.orderId, job.simulatedResults.final, job.simulatedResults.request) : null;
             if (results?.final) missingSlugs = (results.missingResults ?? []).map((m) => m.slug);
             for (const [i, step] of job.steps.entries()) {
+              // results are stored with the first step they bring, as `recordTransition` does
               const withResults = i === 0 && results !== null;
-              const stepInput: TransitionActivityInput = {
-                teamId: input.teamId,
-                orderId: input.orderId,
-                method: input.method,
-                ...step,
-                patch: withResults ? { ...step.patch, results } : step.patch,
-              };
               if (withResults) await storeResults(input.orderId, results, tx);
+              const stepInput = { teamId: input.teamId, orderId: input.orderId, method: input.method, ...step, patch: withResults ? { ...step.patch, results } : step.patch };
               const outbox = { id: step.outboxEventId, eventType: ORDER_EVENT_TYPES.updated };
               const sent = await recordStepPipelined(tx, { ...stepInput, patch: transitionPatch(stepInput), outbox }, payload, context);
               context = sent.context;
-              const { events } = sent;
-              queued.push({ outboxEventId: step.outboxEventId, events });
+              queued.push({ outboxEventId: step.outboxEventId, events: sent.events });
             }
           }
-          for (const { outboxEventId, events } of queued) {
-            const written = await events;
-            if (!written.queuedNow) announceIds.push(outboxEventId, criticalResultEventId(outboxEventId));
-            else for (const e of written.endpoints) endpoints.add(e);
-          }
+          for (const { outboxEventId, events } of queued) writes.push([await events, [outboxEventId, criticalResultEventId(outboxEventId)]]);
         });
       } catch (err) {
         // nothing was written; the workflow records the steps one at a time, where errors are classified
         logger.warn({ order_id: input.orderId, reason: classifyActivityError(err).message }, 'simulated walk not recorded in one step');
         return { recorded: false, missingSlugs: null };
       }
-      if (announceIds.length) for (const e of await endpointsPendingFor(db, announceIds)) endpoints.add(e);
-      if (endpoints.size) await wakeEndpoints([...endpoints]);
+      await wakeAfter(...writes);
       return { recorded: true, missingSlugs };
     },
 

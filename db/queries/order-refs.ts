@@ -16,7 +16,9 @@ import type { LabAccount } from '../../domain/lab-accounts/types.js';
 import type { AoeMarker } from '../../domain/orders/aoe.js';
 import type { DbOrTx } from '../client.js';
 import { runBound } from './compiled.js';
-import { toLabAccount, type LabAccountRow } from './lab-accounts.js';
+import { labAccounts } from '../schema/index.js';
+import { rowFromJson } from './json-rows.js';
+import { toLabAccount } from './lab-accounts.js';
 
 export interface OrderRefs {
   /** The user of the team with this id (deleted or not), or null. */
@@ -55,45 +57,13 @@ interface Row extends Record<string, unknown> {
   user: { id: string; deleted_at: string | null } | null;
   test: { id: string; method: string; status: string; lab_id: number | null } | null;
   markers: AoeMarker[];
-  accounts: AccountJson[];
+  /** `lab_accounts` rows as `json_agg` writes them (column names as keys). */
+  accounts: Record<string, unknown>[];
   labs: { id: number; slug: string; name: string }[];
   idempotency: { order_id: string; request_hash: string } | null;
 }
 
-/** A `lab_accounts` row as `row_to_json` writes it (snake_case keys, timestamps as ISO text). */
-interface AccountJson {
-  id: string;
-  team_id: string;
-  lab_id: number;
-  name: string;
-  default_comment: string | null;
-  status: LabAccountRow['status'];
-  delegated_flow: LabAccountRow['delegatedFlow'];
-  delegated_at: string | null;
-  allowed_billing: LabAccountRow['allowedBilling'];
-  provider_account_id: string | null;
-  business_units: string[] | null;
-  created_at: string;
-}
-
 const date = (v: string | null): Date | null => (v === null ? null : new Date(v));
-
-function accountRow(a: AccountJson): LabAccountRow {
-  return {
-    id: a.id,
-    teamId: a.team_id,
-    labId: a.lab_id,
-    name: a.name,
-    defaultComment: a.default_comment,
-    status: a.status,
-    delegatedFlow: a.delegated_flow,
-    delegatedAt: date(a.delegated_at),
-    allowedBilling: a.allowed_billing,
-    providerAccountId: a.provider_account_id,
-    businessUnits: a.business_units,
-    createdAt: new Date(a.created_at),
-  };
-}
 
 export async function findOrderRefs(
   db: DbOrTx,
@@ -112,7 +82,7 @@ export async function findOrderRefs(
     user: r.user ? { id: r.user.id, deletedAt: date(r.user.deleted_at) } : null,
     test,
     markers: r.markers,
-    teamAccounts: r.accounts.map((a) => toLabAccount(accountRow(a))),
+    teamAccounts: r.accounts.map((a) => toLabAccount(rowFromJson(labAccounts, a))),
     platform: atLab?.account ?? null,
     allPlatform: options.allLabs ? labs.map((l) => l.account) : [],
     idempotency: r.idempotency ? { orderId: r.idempotency.order_id, requestHash: r.idempotency.request_hash } : null,

@@ -49,6 +49,9 @@ export interface StepsWritten {
  * step in `then`): the order with its transaction, event 1 and idempotency key, read back with its payload's
  * parts in the same statement; then every webhook event of the write in one statement.
  */
+/** Thrown inside a creation's transaction when the order existed already: rolls back its pipelined steps. */
+const NOT_CREATED = Symbol('the order exists already');
+
 export async function recordOrderCreation(
   db: DbOrTx,
   order: NewOrder,
@@ -57,7 +60,6 @@ export async function recordOrderCreation(
   buildPayload: OrderPayloadBuilder,
   then: { low: LowLevelStatus; outbox: OutboxEnvelope }[] = [],
 ): Promise<StepsWritten> {
-  const notCreated = new Error('the order exists already');
   return db.transaction(async (tx) => {
     const now = new Date();
     const method = order.method as CollectionMethod;
@@ -77,7 +79,7 @@ export async function recordOrderCreation(
     // The steps that follow at once are sent with the creation (one round trip), read only the order and its
     // events, and take the rest from the creation's read. If the order existed already they are undone with
     // the transaction (below), so they can never add to an order this call did not create.
-    const context = creating.then((c) => (c ? stepContext(c) : Promise.reject(notCreated)));
+    const context = creating.then((c) => (c ? stepContext(c) : Promise.reject(NOT_CREATED)));
     const stepping = then.map((step, i) => {
       const at = new Date(now.getTime() + i + 1); // strictly after creation, so "latest event" stays well defined
       const read = writeStep(tx, stepOf({ teamId: order.teamId, orderId: order.id, eventId: 2 + i, method, low: step.low, statusDetail: null, patch: {} }, at), context);
@@ -88,7 +90,7 @@ export async function recordOrderCreation(
     const created = await creating;
     if (!created) {
       await Promise.allSettled(stepping.map((s) => s.read));
-      throw notCreated; // rolls back whatever the pipelined steps wrote
+      throw NOT_CREATED; // rolls back whatever the pipelined steps wrote
     }
     const events = [await outboxEvent(tx, order.teamId, created, outbox, buildPayload, now)];
     let latest = events[0]!.data;
@@ -101,7 +103,7 @@ export async function recordOrderCreation(
     const { recorded, endpoints } = await recordTeamEvents(tx, events);
     return { written: true, queuedNow: recorded.length === events.length, endpoints, order: latest };
   }).catch((err: unknown) => {
-    if (err === notCreated) return { written: false, queuedNow: false, endpoints: [] };
+    if (err === NOT_CREATED) return { written: false, queuedNow: false, endpoints: [] };
     throw err;
   });
 }
@@ -141,11 +143,8 @@ export interface TransitionInput {
  * changes it in between).
  */
 export async function recordStep(db: DbOrTx, input: TransitionInput, buildPayload: OrderPayloadBuilder): Promise<StepsWritten> {
-  const now = new Date();
-  const read = await writeStep(db, stepOf(input, now));
-  const events = await stepEvents(db, input, read, buildPayload, now);
-  const { recorded, endpoints } = await recordTeamEvents(db, events);
-  return { written: read.appended, queuedNow: recorded.length === events.length, endpoints };
+  const { written, events } = await recordStepPipelined(db, input, buildPayload);
+  return { written, ...(await events) };
 }
 
 /**

@@ -199,6 +199,13 @@ function spanWithoutDash(words: string[], decimalComma: boolean): ParsedRange | 
   return range?.min !== undefined && range.max !== undefined && range.min < range.max ? range : undefined;
 }
 
+/** A result read earlier gets the range a later line printed for it (`text` as printed), and what it says of the value. */
+function giveRange(result: ParsedResult, row: RowCandidate, range: ParsedRange, text = range.text): void {
+  Object.assign(result, { reference_range_text: text }, interpret(row.value, range, row.flag));
+  if (range.min !== undefined) result.min_reference_range = range.min;
+  if (range.max !== undefined) result.max_reference_range = range.max;
+}
+
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
 class ReportReader {
   private layout: ColumnLayout | undefined;
@@ -323,9 +330,7 @@ class ReportReader {
     if (!range || (range.min === undefined && range.max === undefined)) return false;
     const { result, row } = waiting;
     if (unit && !result.units) result.units = unit;
-    Object.assign(result, { reference_range_text: range.text }, interpret(row.value, range, row.flag));
-    if (range.min !== undefined) result.min_reference_range = range.min;
-    if (range.max !== undefined) result.max_reference_range = range.max;
+    giveRange(result, row, range);
     this.awaitingRange = undefined;
     this.lastRow = undefined;
     this.rangeLines.add(line);
@@ -376,9 +381,7 @@ class ReportReader {
     delete result.interpretation;
     delete result.is_above_max_range;
     delete result.is_below_min_range;
-    Object.assign(result, { reference_range_text: text }, interpret(last.row.value, range, last.row.flag));
-    if (range.min !== undefined) result.min_reference_range = range.min;
-    if (range.max !== undefined) result.max_reference_range = range.max;
+    giveRange(result, last.row, range, text);
     this.rangeLines.add(line);
     return true;
   }

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { aptInstall } from './apt.js';
 
 /** Debian's chromium: the browser tests never download one. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -21,10 +21,8 @@ const ARGS = [
 /** Installs Debian's `chromium` with apt-get when it is missing (CI machines may lack it). */
 export function ensureChromium(log: (msg: string) => void = (m) => process.stderr.write(`${m}\n`)): string {
   if (existsSync(CHROMIUM_PATH)) return CHROMIUM_PATH;
-  log(`${CHROMIUM_PATH} missing: installing Debian's chromium with apt-get`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update'], { stdio: 'inherit', env, timeout: 600_000 });
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env, timeout: 900_000 });
+  log(`${CHROMIUM_PATH} missing`);
+  aptInstall('chromium', log);
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`apt-get install chromium did not provide ${CHROMIUM_PATH}`);
   return CHROMIUM_PATH;
 }

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { aptInstall } from './apt.js';
 
 const found = (): boolean => {
   try {
@@ -15,9 +16,7 @@ const found = (): boolean => {
  */
 export function ensureTesseract(log: (msg: string) => void = (m) => process.stderr.write(`${m}\n`)): void {
   if (found()) return;
-  log('tesseract missing: installing Debian\'s tesseract-ocr with apt-get');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update'], { stdio: 'inherit', env, timeout: 600_000 });
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'tesseract-ocr'], { stdio: 'inherit', env, timeout: 900_000 });
+  log('tesseract missing');
+  aptInstall('tesseract-ocr', log);
   if (!found()) throw new Error('apt-get install tesseract-ocr did not provide the tesseract command');
 }

@@ -1,12 +1,12 @@
 import { ApplicationFailure, condition, log, patched, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import { PHLEBOTOMY_CANCELLATION_REASONS } from '../../domain/appointments/reasons.js';
 import type { DrawState } from '../../domain/orders/draw-lifecycle.js';
-import { DEFAULT_DEADLINES, type Lifecycle, type OrderCommand, type OrderDeadlines } from '../../domain/orders/lifecycle.js';
+import { DEFAULT_DEADLINES, type Decision, type Lifecycle, type OrderCommand, type OrderDeadlines } from '../../domain/orders/lifecycle.js';
 import type { LowLevelStatus } from '../../domain/orders/status.js';
 import type { TestkitState } from '../../domain/orders/testkit-lifecycle.js';
 import { searchAttributePairs } from '../shared/search-attributes.js';
 import { workflowNow } from '../shared/time.js';
-import type { AppointmentChange, LabOrderInput, SimulationRequest } from './definitions.js';
+import type { AppointmentChange, LabOrderInput, ShipmentUpdate, SimulationRequest } from './definitions.js';
 import { type Job, type Outcome, isTestkitState } from './jobs.js';
 import { reservationExpiry } from './reservation.js';
 import { shipmentPatch, type ShipmentRecord } from './shipment.js';
@@ -97,6 +97,11 @@ export class OrderRun<S extends TestkitState | DrawState> {
       ...(storeResults ? { storeResults } : {}),
     });
     this.events = eventId;
+    this.statusRecorded(low);
+  }
+
+  /** A status was recorded: it becomes searchable now, or before the next wait (SEARCH_STATUS_BEFORE_WAIT). */
+  private statusRecorded(low: LowLevelStatus): void {
     if (!this.searchable) return;
     if (this.searchStatusBeforeWait) this.pendingSearchStatus = low;
     else upsertSearchAttributes(searchAttributePairs({ status: low }));
@@ -210,7 +215,8 @@ export class OrderRun<S extends TestkitState | DrawState> {
    */
   async walkSimulation(request: SimulationRequest): Promise<boolean> {
     const { input, lc } = this;
-    if (!this.walkable(this.state, request)) return false;
+    let next = this.walkable(this.state, request);
+    if (!next) return false;
     if (!(this.walkInOneStep ??= this.has(SIMULATED_WALK_IN_ONE_STEP))) return false;
     const jobs: SimulatedWalkJob[] = [];
     let state = this.state;
@@ -218,13 +224,9 @@ export class OrderRun<S extends TestkitState | DrawState> {
     let eventId = this.events;
     let legChanged = false;
     let finalResults = false;
-    for (let cmd = this.walkable(state, request); cmd; cmd = this.walkable(state, request)) {
-      const d = lc.decide(state, cmd);
-      if (!d.ok) break; // walkable() decided it already; kept for the type
-      if (cmd.kind === 'shipment') {
-        const update = { event: cmd.event, courier: 'usps', trackingNumber: `SIM${input.orderId.slice(0, 8).toUpperCase()}` };
-        shipment = shipmentPatch(shipment, update, uuid4(), new Date(workflowNow()).toISOString());
-      }
+    for (; next; next = this.walkable(state, request)) {
+      const { cmd, d } = next;
+      if (cmd.kind === 'shipment') shipment = shipmentPatch(shipment, this.simulatedShipment(cmd.event), uuid4(), new Date(workflowNow()).toISOString());
       const steps = d.steps.map((low, i) => ({
         eventId: ++eventId,
         low,
@@ -244,22 +246,24 @@ export class OrderRun<S extends TestkitState | DrawState> {
     this.events = eventId;
     if (finalResults) this.missingSlugs = done.missingSlugs ?? [];
     if (legChanged) this.legStartedAt = workflowNow();
-    if (this.searchable) {
-      if (this.searchStatusBeforeWait) this.pendingSearchStatus = state.low;
-      else upsertSearchAttributes(searchAttributePairs({ status: state.low }));
-    }
+    this.statusRecorded(state.low);
     return true;
   }
 
-  /** The simulation's next command from `state`, when recording is all it takes (see walkSimulation). */
-  private walkable(state: S, request: SimulationRequest): OrderCommand | null {
+  /** The simulation's next command from `state` and its decision, when recording is all it takes (see walkSimulation). */
+  private walkable(state: S, request: SimulationRequest): { cmd: OrderCommand; d: Extract<Decision<S>, { ok: true }> } | null {
     const cmd = this.lc.nextTowards(state, request.target);
     if (!cmd || cmd.kind === 'appointment') return null;
     const d = this.lc.decide(state, cmd);
     if (!d.ok || d.steps.length === 0 || d.effects?.length) return null;
     // activating a reserved appointment confirms it with the provider
     if (cmd.kind === 'activate' && !isTestkitState(state) && state.reserved && state.appointment === 'scheduled') return null;
-    return cmd;
+    return { cmd, d };
+  }
+
+  /** The courier's tracking update a simulated shipment step brings. */
+  private simulatedShipment(event: ShipmentUpdate['event']): ShipmentUpdate {
+    return { event, courier: 'usps', trackingNumber: `SIM${this.input.orderId.slice(0, 8).toUpperCase()}` };
   }
 
   /** A simulation step as the real outside party would send it (a courier's tracking, a lab's results). */
@@ -281,7 +285,7 @@ export class OrderRun<S extends TestkitState | DrawState> {
       const action = !isTestkitState(s) && s.appointment === 'scheduled' ? 'reschedule' : 'book';
       if (bookingKey) job.appointment = { action, type, bookingKey, notes: 'sandbox simulation', accessNotes: null };
     }
-    if (cmd.kind === 'shipment') job.shipment = { event: cmd.event, courier: 'usps', trackingNumber: `SIM${input.orderId.slice(0, 8).toUpperCase()}` };
+    if (cmd.kind === 'shipment') job.shipment = this.simulatedShipment(cmd.event);
     return job;
   }
 }
