@@ -116,7 +116,7 @@ describe('GET /openapi.json', () => {
       }
     }
     expect(compiled).toBeGreaterThan(500);
-  });
+  }, 30_000); // hundreds of Ajv compilations: over the default 5 s on a loaded 2-core machine
 
   it('validates an answer against its route, and refuses a wrong one', () => {
     const v = new ResponseValidator(doc);
