@@ -35,15 +35,16 @@ const eventsStatement = compiledByShape((shape) => {
     (_, i) => sql`(${p(i, 'id')}::uuid, ${p(i, 'teamId')}::uuid, ${p(i, 'userId')}::uuid, ${p(i, 'clientUserId')}::text, ${p(i, 'eventType')}::text,
       ${p(i, 'subjectId')}::uuid, ${p(i, 'data')}::jsonb, ${p(i, 'createdAt')}::timestamptz)`,
   );
-  // One event: its type's filter alone; several: each event's own (by its id).
+  // One type (one event, or a batch of one kind): its filter alone; several: each type's filter for its events.
+  const distinct = [...new Set(types)];
   const wanted =
-    types.length === 1 ? [endpointWants(types[0]!)] : types.map((type, i) => sql`(event.id = ${p(i, 'id')}::uuid and ${endpointWants(type)})`);
+    distinct.length === 1 ? [endpointWants(distinct[0]!)] : distinct.map((type) => sql`(event.event_type = ${type} and ${endpointWants(type)})`);
   return sql`
     with event as (
       insert into ${outboxEvents} (id, team_id, user_id, client_user_id, event_type, subject_id, data, created_at)
       values ${sql.join(values, sql`, `)}
       on conflict do nothing
-      returning id, team_id, created_at
+      returning id, team_id, event_type, created_at
     ), queued as (
       insert into ${webhookDeliveries} (event_id, endpoint_id, team_id, status, trigger, attempts, next_attempt_at, created_at)
       select event.id, ${webhookEndpoints.id}, ${webhookEndpoints.teamId}, 'pending', 'event', 0, event.created_at, event.created_at
