@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/client.js';
 import { lazySecretBox } from '../db/queries/service-secrets.js';
+import { roundUnderWay } from '../db/queries/webhooks.js';
 import { lazyUrlSigner } from '../db/queries/secrets.js';
 import { parseSchedule } from '../domain/webhooks/retry.js';
 import { loadConfig, type Config } from '../lib/config.js';
@@ -58,7 +59,8 @@ export { orderPayloadBuilder };
 export function createActivities(deps: ActivityDeps) {
   const secretBox = lazySecretBox(deps.db, deps.config?.SECRET_ENCRYPTION_KEY);
   const urlSigner = lazyUrlSigner(deps.db, deps.config ?? {});
-  const wake = deps.wakeEndpoints ?? ((ids: string[]) => wakeEndpoints(Context.current().client, ids));
+  // No signal to an endpoint whose delivery round is under way: the round sees the new work (lib/webhook-wake.ts).
+  const wake = deps.wakeEndpoints ?? ((ids: string[]) => wakeEndpoints(Context.current().client, ids, (id) => roundUnderWay(deps.db, id)));
   // One blob store for the jobs that write files and the erasure that deletes them.
   const blobs = deps.blobs ?? blobStoreFor(deps.config?.DATA_DIR ?? loadConfig({}).DATA_DIR);
   return {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, lte, min, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client.js';
-import { orders, outboxEvents, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../schema/index.js';
+import { orders, outboxEvents, webhookAttempts, webhookDeliveries, webhookEndpointRounds, webhookEndpoints } from '../schema/index.js';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -154,6 +154,31 @@ export async function nextDueAt(db: DbOrTx, endpointId: string): Promise<Date | 
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')));
   return row?.at ?? null;
+}
+
+/**
+ * A delivery round of the endpoint is under way until `until` (or until `endRound`): writers that find it so
+ * after their commit send no wake-up signal (`roundUnderWay`).
+ */
+export async function startRound(db: DbOrTx, endpointId: string, until: Date): Promise<void> {
+  await db
+    .insert(webhookEndpointRounds)
+    .values({ endpointId, activeUntil: until })
+    .onConflictDoUpdate({ target: webhookEndpointRounds.endpointId, set: { activeUntil: until } });
+}
+
+/** The round ended: from now on writers wake the endpoint. Called before the round's last look for due deliveries. */
+export async function endRound(db: DbOrTx, endpointId: string): Promise<void> {
+  await db.delete(webhookEndpointRounds).where(eq(webhookEndpointRounds.endpointId, endpointId));
+}
+
+/** Is a delivery round of the endpoint under way (started, not ended, its lease not run out)? */
+export async function roundUnderWay(db: DbOrTx, endpointId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ until: webhookEndpointRounds.activeUntil })
+    .from(webhookEndpointRounds)
+    .where(and(eq(webhookEndpointRounds.endpointId, endpointId), sql`${webhookEndpointRounds.activeUntil} > now()`));
+  return row !== undefined;
 }
 
 export interface AttemptRecord {

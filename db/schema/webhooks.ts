@@ -78,3 +78,15 @@ export const webhookAttempts = pgTable(
   },
   (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt)],
 );
+
+/**
+ * Endpoints with a delivery round under way (activities/webhooks: set as a round starts, deleted before its last
+ * look for due deliveries). A writer that finds its endpoint here after its commit sends no wake-up signal: the
+ * round sees the new deliveries (it looks again after deleting its row; lib/webhook-wake.ts). `active_until`
+ * bounds a row left by a worker that died mid-round (its round is retried by Temporal anyway). UNLOGGED
+ * (migration 0018): rows need no crash safety; an empty table only means more signals.
+ */
+export const webhookEndpointRounds = pgTable('webhook_endpoint_rounds', {
+  endpointId: uuid('endpoint_id').primaryKey(),
+  activeUntil: timestamp('active_until', { withTimezone: true }).notNull(),
+});

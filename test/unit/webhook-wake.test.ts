@@ -67,4 +67,34 @@ describe('wakeEndpoints', () => {
     await wakeEndpoints(client, ['f']);
     expect(calls).toHaveLength(2);
   });
+
+  it('sends no signal to an endpoint whose round is under way, asking after the call began', async () => {
+    const { client, calls } = fakeClient(5);
+    const asked: { endpointId: string; at: number }[] = [];
+    const t = performance.now();
+    await wakeEndpoints(client, ['busy', 'idle'], async (endpointId) => {
+      asked.push({ endpointId, at: performance.now() });
+      return endpointId === 'busy';
+    });
+    expect(asked.map((a) => a.endpointId).sort()).toEqual(['busy', 'idle']);
+    expect(asked.every((a) => a.at >= t)).toBe(true);
+    expect(calls.map((c) => c.workflowId)).toEqual(['webhook-endpoint-idle']);
+  });
+
+  it('signals when asking whether a round is under way fails', async () => {
+    const { client, calls } = fakeClient(5);
+    await wakeEndpoints(client, ['unsure'], () => Promise.reject(new Error('connection refused')));
+    expect(calls.map((c) => c.workflowId)).toEqual(['webhook-endpoint-unsure']);
+  });
+
+  it('asks again for a follow-up: a round that ended meanwhile gets its signal', async () => {
+    const { client, calls } = fakeClient(5);
+    let underWay = true;
+    const first = wakeEndpoints(client, ['r'], async () => underWay);
+    const second = wakeEndpoints(client, ['r'], async () => underWay); // joins the follow-up
+    await first;
+    underWay = false; // the round ended before the follow-up asks
+    await second;
+    expect(calls.map((c) => c.workflowId)).toEqual(['webhook-endpoint-r']);
+  });
 });
