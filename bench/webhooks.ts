@@ -5,6 +5,7 @@
  *
  *   A  throughput: BENCH_EVENTS (10,000) events for one endpoint, recorded as fast as possible in
  *      transactions of BENCH_BATCH (100) events (BENCH_WRITERS (4) at a time), each followed by a wake;
+ *      a transaction's events in one statement (BENCH_RECORD=event: one statement per event);
  *      events/s until the last one arrives, and latency p50/p99 (created_at → received).
  *   B  latency at offered load: BENCH_RATE (100) events/s for BENCH_SECONDS (20) s, each in its own
  *      transaction and woken, as the order activities do; latency p50/p99/max; target p99 < 1 s.
@@ -29,10 +30,10 @@ import { Client, Connection } from '@temporalio/client';
 import { webhookSettings } from '../activities/index.js';
 import { postEvent } from '../activities/webhooks/http.js';
 import { createDb } from '../db/client.js';
-import { recordTeamEvent } from '../db/queries/events.js';
+import { recordTeamEvents } from '../db/queries/events.js';
 import { lazyMasterKey, loadSecretBox } from '../db/queries/service-secrets.js';
 import { createTeam } from '../db/queries/teams.js';
-import { insertEndpoint } from '../db/queries/webhooks.js';
+import { insertEndpoint, roundUnderWay } from '../db/queries/webhooks.js';
 import { newEndpointSecret, webhookSigner } from '../domain/webhooks/signing.js';
 import { serviceDataConverter } from '../lib/payload-codec.js';
 import { wakeEndpoints } from '../lib/webhook-wake.js';
@@ -48,6 +49,14 @@ const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 300) * 1000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+/**
+ * BENCH_RECORD: how A's recorder writes a transaction's events. `batch` (default): one `recordTeamEvents` statement
+ * for the transaction's events, as order creation and a simulated walk record theirs; `event`: one statement per
+ * event (A's recorder before the eleventh session). B always records one event per transaction.
+ */
+const RECORD = process.env.BENCH_RECORD ?? 'batch';
+if (RECORD !== 'batch' && RECORD !== 'event') throw new Error(`BENCH_RECORD must be batch or event, not ${RECORD}`);
+const PER_EVENT = RECORD === 'event';
 /** BENCH_PG_STATEMENTS=1: Postgres's own time and calls per statement over A (pg_stat_statements; it costs Postgres some CPU). */
 const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
 const settings = webhookSettings();
@@ -130,28 +139,26 @@ async function main() {
     /** CPU per 1,000 events of each side between two readings. */
     const cpuPer1000 = (before: ProcessCpu, after: ProcessCpu, count: number, what = 'events') => formatCpuPerItem(after.since(before), count / 1000, `1,000 ${what}`);
 
-    const record = async (count: number, first: number, ids: string[], created: Map<string, number>) => {
+    /** One transaction of `count` events (each statement checked to queue for the bench endpoint alone; every event must arrive), then a wake. */
+    const record = async (count: number, first: number, ids: string[], created: Map<string, number>, perEvent = PER_EVENT) => {
       const endpoints = await db.db.transaction(async (tx) => {
-        const woken = new Set<string>();
-        for (let k = 0; k < count; k++) {
+        const events = Array.from({ length: count }, (_, k) => {
           const id = randomUUID();
           const createdAt = new Date();
           ids.push(id);
           created.set(id, createdAt.getTime());
-          const got = await recordTeamEvent(tx, {
-            id,
-            teamId: team.teamId,
-            eventType: 'labtest.order.updated',
-            data: orderLikeData(first + k, team.teamId),
-            subjectId: null,
-            createdAt,
-          });
-          if (got.length !== 1 || got[0] !== endpoint.id) throw new Error(`event ${id} was queued for ${JSON.stringify(got)}, not the bench endpoint`);
-          woken.add(endpoint.id);
+          return { id, teamId: team.teamId, eventType: 'labtest.order.updated', data: orderLikeData(first + k, team.teamId), subjectId: null, createdAt };
+        });
+        const statements = perEvent ? events.map((e) => [e]) : [events];
+        for (const batch of statements) {
+          const { recorded, endpoints: got } = await recordTeamEvents(tx, batch);
+          if (recorded.length !== batch.length || got.length !== 1 || got[0] !== endpoint.id)
+            throw new Error(`${batch.length} events recorded as ${recorded.length} and queued for ${JSON.stringify(got)}, not the bench endpoint alone`);
         }
-        return [...woken];
+        return [endpoint.id];
       });
-      await wakeEndpoints(client, endpoints);
+      // As the order activities wake: no signal while the endpoint's delivery round is under way.
+      await wakeEndpoints(client, endpoints, (id) => roundUnderWay(db.db, id));
     };
 
     /** Waits until every id arrived (or the timeout); progress every 2 s. */
@@ -203,7 +210,7 @@ async function main() {
     /** One round: A, B and the bare loop, on the same stack and endpoint; its figures as printed lines. */
     const round = async () => {
       // ---- A: throughput ---------------------------------------------------------------------------
-      log(`A: recording ${N} events in transactions of ${BATCH} (${WRITERS} writers), each followed by a wake…`);
+      log(`A: recording ${N} events in transactions of ${BATCH} (${WRITERS} writers, ${PER_EVENT ? 'a statement per event' : 'a statement per transaction'}), each followed by a wake…`);
       const aIds: string[] = [];
       const aCreated = new Map<string, number>();
       if (PG_STATEMENTS) {
@@ -263,8 +270,23 @@ async function main() {
         worstBySecond.set(second, Math.max(worstBySecond.get(second) ?? 0, r.at - bCreated.get(id)!));
       }
       const slowSeconds = [...worstBySecond].filter(([, worst]) => worst > 1000).map(([second]) => second).sort((x, y) => x - y);
+      // Failed and timed-out workflow tasks over the endpoint's runs so far: each one makes the worker replay that run's history.
       let runs = 0;
-      for await (const _ of client.workflow.list({ query: `WorkflowId = '${webhookEndpointWorkflowId(endpoint.id)}'` })) runs++;
+      const taskTrouble = { failed: 0, timedOut: 0 };
+      for await (const run of client.workflow.list({ query: `WorkflowId = '${webhookEndpointWorkflowId(endpoint.id)}'` })) {
+        runs++;
+        const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+        const events = history.events ?? [];
+        for (const [i, e] of events.entries()) {
+          if (e.workflowTaskFailedEventAttributes) {
+            taskTrouble.failed++;
+            const ms = (x: (typeof events)[number]) => Number(x.eventTime?.seconds ?? 0) * 1000 + (x.eventTime?.nanos ?? 0) / 1e6;
+            const around = events.slice(Math.max(0, i - 3), i + 6).map((x) => `${x.eventId}:${x.eventType}@${(ms(x) - ms(e)).toFixed(0)}`);
+            log(`endpoint workflow task failed: cause ${e.workflowTaskFailedEventAttributes.cause}, ${e.workflowTaskFailedEventAttributes.failure?.message}; ${around.join(' ')}`);
+          }
+          if (e.workflowTaskTimedOutEventAttributes) taskTrouble.timedOut++;
+        }
+      }
 
       // ---- bare: signed POSTs in a plain loop ----------------------------------------------------
       log(`bare: signing and POSTing ${N} envelopes, ${settings.concurrency} in flight…`);
@@ -291,7 +313,7 @@ async function main() {
       const bP99 = bLat.length ? pct(bLat, 99) : Infinity;
       const ms = (v: number) => `${v.toFixed(0)} ms`;
       const lines = [
-        `  A  throughput   ${N} events: ${aRate.toFixed(0)} events/s (recorded in ${recordSecs.toFixed(1)} s = ${(N / recordSecs).toFixed(0)}/s, all received after ${aSecs.toFixed(1)} s)`,
+        `  A  throughput   ${N} events, ${PER_EVENT ? 'a statement per event' : `${BATCH} per statement`}: ${aRate.toFixed(0)} events/s (recorded in ${recordSecs.toFixed(1)} s = ${(N / recordSecs).toFixed(0)}/s, all received after ${aSecs.toFixed(1)} s)`,
         `                  delivery alone: ${receivedWhileRecording} arrived while recording, the other ${N - receivedWhileRecording} at ${drainRate.toFixed(0)} events/s`,
         `                  latency p50 ${ms(pct(aLat, 50))}  p99 ${ms(pct(aLat, 99))}  max ${ms(aLat.at(-1) ?? 0)}; duplicates ${a.duplicates}, missing ${a.missing.length}`,
         `                  ${aAttempts}`,
@@ -299,7 +321,7 @@ async function main() {
         ...aStatements,
         `  B  at ${RATE}/s     ${bCount} events offered at ${offered.toFixed(1)}/s: latency p50 ${ms(pct(bLat, 50))}  p99 ${ms(bP99)}  max ${ms(bLat.at(-1) ?? 0)}; duplicates ${b.duplicates}, missing ${b.missing.length}`,
         `                  ${bAttempts}`,
-        `                  seconds with an event slower than 1 s: ${slowSeconds.length ? slowSeconds.map((x) => `+${x}`).join(' ') : 'none'}; endpoint workflow runs so far (continue-as-new): ${runs}`,
+        `                  seconds with an event slower than 1 s: ${slowSeconds.length ? slowSeconds.map((x) => `+${x}`).join(' ') : 'none'}; endpoint workflow runs so far (continue-as-new): ${runs}, workflow tasks failed ${taskTrouble.failed}, timed out ${taskTrouble.timedOut}`,
         `  bare loop      ${N} signed POSTs, ${settings.concurrency} in flight: ${bareRate.toFixed(0)} events/s (${bareSecs.toFixed(1)} s); duplicates ${bare.duplicates}`,
         `                  CPU: ${bareCpu}`,
         `  ratio          ${ratio.toFixed(2)} service/bare (target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); p99 at ${RATE}/s < 1 s: ${bP99 < 1000 ? 'met' : 'NOT met'}`,
