@@ -1,0 +1,33 @@
+/**
+ * Values OCR misread in a way that leaves the printed value recoverable, put back before the
+ * plausibility filter (plausibility.ts) would drop them. Only misreadings whose marks leave one reading
+ * are recovered; everything else stays as plausibility.ts judges it.
+ */
+import { arrowReadAsDigit } from './plausibility.js';
+import { type ParsedResult } from './types.js';
+
+/** "120-155" beside "16,51": whole-number bounds of two digits or more (plausibility.ts reads them a tenth as large). */
+const WHOLE_RANGE = /^[[(]?\s*\d{2,}\s*[-–—]\s*\d{2,}\s*[\])]?$/;
+
+/**
+ * "16,51" for "16,5 ↑": an up arrow printed after the value and read as its last digit
+ * (plausibility.ts, arrowReadAsDigit: one decimal more than the range, ending in 1, above the range
+ * even without it). The value is the digits before it, flagged by the arrow, above its range. A range
+ * whose separators OCR lost as well ("120-155" for "12,0 - 15,5") is left out rather than guessed.
+ */
+function arrowRecovered(result: ParsedResult): ParsedResult {
+  const out: ParsedResult = { ...result, value: result.value.slice(0, -1), flag: '↑', interpretation: 'abnormal', is_above_max_range: true, is_below_min_range: false };
+  if (WHOLE_RANGE.test(result.reference_range_text?.trim() ?? '')) {
+    delete out.reference_range_text;
+    delete out.min_reference_range;
+    delete out.max_reference_range;
+    delete out.is_above_max_range;
+    delete out.is_below_min_range;
+  }
+  return out;
+}
+
+/** The results of OCR pages with recoverable misreadings put back; other results as they are. */
+export function withRecoveredReadings(results: ParsedResult[], ocrPages: Set<number>): ParsedResult[] {
+  return results.map((r) => (ocrPages.has(r.page ?? 0) && arrowReadAsDigit(r) ? arrowRecovered(r) : r));
+}
