@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ocrObxSegment } from '../../domain/lab-report/hl7.js';
+import { repairOcrName } from '../../domain/lab-report/ocr-names.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { flagFromLastDigit } from '../../domain/lab-report/transposed.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
@@ -106,5 +107,31 @@ describe('an up arrow read as the last digit of a value', () => {
     const { results } = parse([row(20, 'Hemoglobina', '16,1', 'g/dl', '12,0 - 15,5'), row(30, 'Hematokryt', '40,41', '%', '35,0 - 46,0')]);
     expect(byName(results, 'Hemoglobina')?.value).toBe('16.1');
     expect(byName(results, 'Hematokryt')?.value).not.toBe('40.4');
+  });
+});
+
+describe('long test names OCR misread by look-alike letters (ocr-names.ts)', () => {
+  it.each([
+    ['Hernalécrito', 'Hematócrito'],
+    ['Leucleitos', 'Leucócitos'],
+    ['NeutrSfilos', 'Neutrófilos'],
+    ['Hemogtobina', 'Hemoglobina'],
+    ['Potassiun', 'Potassium'],
+    ['HOM.', 'HCM.'],
+  ])('%s is read as %s', (read, printed) => {
+    expect(repairOcrName(read)).toBe(printed);
+  });
+
+  it('an OCR row named so is read as that test', () => {
+    const { results } = parse([row(20, 'Hernalécrito', '49,9', '%', '41,0 a 53,0')]);
+    expect(results.map((r) => [r.test_name, r.value, r.loinc_matches?.[0]?.loinc_code])).toEqual([['Hematócrito', '49.9', '4544-3']]);
+  });
+
+  it('"Resaltado" is the word for result, naming the exam heading above it', () => {
+    expect(repairOcrName('Resaltado:')).toBe('Resultado');
+  });
+
+  it('left as read: names the table knows, and names too far from any it knows', () => {
+    for (const name of ['Kreatynina', 'Erytrocyty', 'Bilirubin', 'Calcitonin', 'Ploquetsts', 'Zzyzxwvut']) expect(repairOcrName(name)).toBe(name);
   });
 });
