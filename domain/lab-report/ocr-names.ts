@@ -43,6 +43,12 @@ const LOOK_ALIKES: [string, string][] = [
 
 /** A test name the table knows as printed (an alias, with or without qualifiers). */
 const KNOWN = 0.93;
+/**
+ * A one-word name of four or five letters may also be repaired into an abbreviation the table knows
+ * with less confidence ("Glug" → Gluc), when no swap gives a name it knows as printed and only one
+ * test is reached so.
+ */
+const ABBREVIATION = 0.85;
 /** Short words only: in a longer word one wrong letter still leaves the name recognisable. */
 const MAX_WORD = 5;
 
@@ -55,6 +61,7 @@ export function repairOcrName(name: string): string {
   let repaired = name;
   if (words.length <= 4 && (matchLoinc(name)[0]?.confidence_score ?? 0) < 0.8) {
     const found = new Map<string, string>(); // LOINC code → repaired name
+    const abbreviations = new Map<string, string>(); // likewise, for a one-word name known as an abbreviation
     words.forEach((word, w) => {
       if (word.length > MAX_WORD) return;
       for (let i = 0; i < word.length; i++) {
@@ -63,10 +70,12 @@ export function repairOcrName(name: string): string {
           const variant = [...words.slice(0, w), word.slice(0, i) + to + word.slice(i + from.length), ...words.slice(w + 1)].join(' ');
           const top = matchLoinc(variant)[0];
           if (top && top.confidence_score >= KNOWN && !found.has(top.loinc_code)) found.set(top.loinc_code, variant);
+          else if (top && words.length === 1 && word.length >= 4 && top.confidence_score >= ABBREVIATION && !abbreviations.has(top.loinc_code)) abbreviations.set(top.loinc_code, variant);
         }
       }
     });
     if (found.size === 1) repaired = [...found.values()][0]!;
+    else if (found.size === 0 && abbreviations.size === 1) repaired = [...abbreviations.values()][0]!;
     else if (found.size === 0) repaired = nearestLongName(name) ?? name;
   }
   cache.set(name, repaired);

@@ -135,3 +135,13 @@ describe('long test names OCR misread by look-alike letters (ocr-names.ts)', () 
     for (const name of ['Kreatynina', 'Erytrocyty', 'Bilirubin', 'Calcitonin', 'Ploquetsts', 'Zzyzxwvut']) expect(repairOcrName(name)).toBe(name);
   });
 });
+
+describe('a short name OCR misread into no name, one look-alike from an abbreviation the table knows', () => {
+  it('"Glug" is Gluc', () => {
+    expect(repairOcrName('Glug')).toBe('Gluc');
+  });
+
+  it('left as read: words that are no look-alike of a test ("Data", "Wynik", "Urea" as printed)', () => {
+    for (const name of ['Data', 'Wynik', 'Urea', 'Dats']) expect(repairOcrName(name)).toBe(name);
+  });
+});
