@@ -12,22 +12,18 @@ const WHOLE_RANGE = /^[[(]?\s*\d{2,}\s*[-–—]\s*\d{2,}\s*[\])]?$/;
 /**
  * "16,51" for "16,5 ↑": an up arrow printed after the value and read as its last digit
  * (plausibility.ts, arrowReadAsDigit: one decimal more than the range, ending in 1, above the range
- * even without it). The value is the digits before it, flagged by the arrow, above its range. A range
- * whose separators OCR lost as well ("120-155" for "12,0 - 15,5") is left out rather than guessed.
+ * even without it). The value is the digits before it, flagged by the arrow, above its range.
  */
 function arrowRecovered(result: ParsedResult): ParsedResult {
-  const out: ParsedResult = { ...result, value: result.value.slice(0, -1), flag: '↑', interpretation: 'abnormal', is_above_max_range: true, is_below_min_range: false };
-  if (WHOLE_RANGE.test(result.reference_range_text?.trim() ?? '')) {
-    delete out.reference_range_text;
-    delete out.min_reference_range;
-    delete out.max_reference_range;
-    delete out.is_above_max_range;
-    delete out.is_below_min_range;
-  }
-  return out;
+  return { ...result, value: result.value.slice(0, -1), flag: '↑', interpretation: 'abnormal', is_above_max_range: true, is_below_min_range: false };
 }
 
-/** The results of OCR pages with recoverable misreadings put back; other results as they are. */
+/**
+ * The results of OCR pages with recoverable misreadings put back; other results as they are. An arrow
+ * is recovered only beside a range printed with its decimals: where the range lost its separators too
+ * ("45-110" for 4,5 - 11,0), how many decimals the value has is itself a guess, and a value printed with
+ * one more ("11,41") would come out wrong — plausibility.ts drops such a value instead.
+ */
 export function withRecoveredReadings(results: ParsedResult[], ocrPages: Set<number>): ParsedResult[] {
-  return results.map((r) => (ocrPages.has(r.page ?? 0) && arrowReadAsDigit(r) ? arrowRecovered(r) : r));
+  return results.map((r) => (ocrPages.has(r.page ?? 0) && arrowReadAsDigit(r) && !WHOLE_RANGE.test(r.reference_range_text?.trim() ?? '') ? arrowRecovered(r) : r));
 }

@@ -97,10 +97,10 @@ describe('an up arrow read as the last digit of a value', () => {
     expect([hb?.value, hb?.flag, hb?.interpretation, hb?.max_reference_range]).toEqual(['16.5', '↑', 'abnormal', 15.5]);
   });
 
-  it('a range whose separators were lost as well ("120-155") is left out, the value kept', () => {
-    const { results } = parse([row(20, 'Hemoglobina', '16,51', 'g/dl', '120-155')]);
-    const hb = byName(results, 'Hemoglobina');
-    expect([hb?.value, hb?.flag, hb?.reference_range_text]).toEqual(['16.5', '↑', undefined]);
+  it('left as read (dropped): beside a range whose separators were lost as well ("45-110"), the value may have two decimals', () => {
+    const { results } = parse([row(20, 'Leukocyty', '11,41', '10^3/uL', '45-110'), row(30, 'Hemoglobina', '16,51', 'g/dl', '120-155')]);
+    expect(byName(results, 'Leukocyty')).toBeUndefined();
+    expect(byName(results, 'Hemoglobina')).toBeUndefined();
   });
 
   it('left as read: a value with the decimals of its range, or one inside its range', () => {
