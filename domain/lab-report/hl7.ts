@@ -6,7 +6,16 @@
  * header row of those columns, so the usual evidence test and LOINC matching apply; PID, OBR and MSH give
  * labelled metadata lines (name, birth date, collection and result times, filler order number). Pages
  * without two OBX segments are left as they are.
+ *
+ * The same printout photographed or scanned reaches the parser through OCR, which reads the field
+ * separator "|" as "1", "l", "I", "]", "{", "(", "J" and the like, the component separator "^" as "*",
+ * '"', "A" or nothing, and the segment id as "0BX", "08X", "Dex". Such lines are read by the
+ * segment's structure instead (ocrObxSegment): the coded element "code^name^system" anchors the line,
+ * the two separators after it (the empty field 4) lead to the value, then come unit, range and flag.
+ * Where a "1" may be a separator or a digit, only the reading with exactly two separators is taken, and
+ * only when the range and flag printed after it agree with it: a value in doubt is left out.
  */
+import { isUnitToken } from './units.js';
 import type { ExtractedPage, TextLine } from './types.js';
 
 const SEGMENT = /^([A-Z][A-Z0-9]{2})\|/;
@@ -83,8 +92,131 @@ function rewrite(page: ExtractedPage): ExtractedPage {
   return { ...page, lines };
 }
 
+// ---------- OBX segments read by OCR ----------
+
+/** What OCR reads a printed "|" as, in print of one stroke: never a letter that starts a unit or a flag word. */
+const PIPE_CHAR = /^[|!lIiJj1[\]{}()/\\]$/;
+/** The segment id OBX as OCR reads it at the start of a line: "OBX", "0BX", "08X", "OEX", "06X", "Dex". */
+const OCR_OBX_ID = /^\s*[O0QD][BE86e][Xx]/;
+/**
+ * "2345-7“Glucose*LN", "3094-0 BUNLN|", "669-2WBCALN|": a LOINC-like code (its check digit may come as
+ * "@"), a component separator or none, the test's name, a separator or none, and the coding system LN.
+ */
+const OCR_CODED = /(\d{2,5})\s?-\s?([\d@])\s*[\^"“”*™~°'‘’`-]?\s*([A-Za-z][A-Za-z0-9 ,%#/.()-]*?)\s*[\^"“”*™~°'‘’`-]?\s*L[NM](?![a-z])/;
+/** The flag field's first letter: normal, high, low, abnormal (HL7 table 0078). */
+const OCR_FLAG = /^(N|H|L|A|HH|LL)(?![a-z])/;
+
+interface OcrValue {
+  value: string;
+  /** Separator look-alikes read between the coded element and the value. */
+  pipes: number;
+  end: number;
+}
+
+/**
+ * The numbers that may be the value in `rest` (the text after the coded element), each with how many
+ * separator look-alikes stand before it: "1 184 |mg/dL" gives 184 after one and 84 after two, a "1"
+ * being either a digit or a separator.
+ */
+function valueCandidates(rest: string): OcrValue[] {
+  const out: OcrValue[] = [];
+  let pipes = 0;
+  for (let i = 0; i < rest.length && pipes <= 3; i++) {
+    const ch = rest[i]!;
+    if (ch === ' ') continue;
+    if (/\d/.test(ch)) {
+      const m = /^\d+(?:\.\d+)?/.exec(rest.slice(i))!;
+      out.push({ value: m[0], pipes, end: i + m[0].length });
+    }
+    // "LNL|40.2": right after the system, an "L" is a separator read as a letter too.
+    if (PIPE_CHAR.test(ch) || (ch === 'L' && pipes === 0 && i === 0)) pipes++;
+    else break;
+  }
+  return out;
+}
+
+const decimals = (n: string): number => /\.(\d+)$/.exec(n)?.[1]?.length ?? 0;
+
+/**
+ * "mg/dL170-93)NL [Fl]": the unit, reference range and flag fields after the value, separators read as
+ * anything. A range read with a lower bound above its upper one had a separator read as a leading "1"
+ * ("198-118" for |98-110|): that "1" is dropped.
+ */
+function fieldsAfterValue(after: string): { unit?: string; range?: { text: string; min: number; max: number }; flag?: string } {
+  const m = /(\d+(?:\.\d+)?)\s?-\s?(\d+(?:\.\d+)?)/.exec(after);
+  const unitText = (m ? after.slice(0, m.index) : after.split(/\s{2,}/)[0]!).trim();
+  const unit = unitText
+    .replace(/^[|![\]{}()\\]+|[|![\]{}()\\]+$/g, '')
+    .replace(/(?<=[a-z])1(?=\/)/g, 'l')
+    .trim();
+  const out: { unit?: string; range?: { text: string; min: number; max: number }; flag?: string } = {};
+  if (isUnitToken(unit)) out.unit = unit;
+  if (!m) return out;
+  let lo = m[1]!;
+  const hi = m[2]!;
+  if (Number(lo) > Number(hi) && /^1\d/.test(lo)) lo = lo.slice(1);
+  if (Number(lo) > Number(hi)) return out;
+  out.range = { text: `${lo}-${hi}`, min: Number(lo), max: Number(hi) };
+  const tail = after.slice(m.index + m[0].length).replace(/^[\s|!lIiJj1[\]{}()/\\]+/, '');
+  const flag = OCR_FLAG.exec(tail)?.[1];
+  if (flag) out.flag = flag;
+  return out;
+}
+
+/** Whether a flag agrees with where the value lies in its range (a normal value may lie up to 5% outside). */
+function flagAgrees(value: number, range: { min: number; max: number }, flag: string): boolean {
+  if (flag === 'N') return value >= range.min * 0.95 && value <= range.max * 1.05;
+  if (flag.startsWith('H')) return value > range.max;
+  if (flag.startsWith('L')) return value < range.min;
+  return true;
+}
+
+/**
+ * One OBX segment as OCR read it, rewritten with its separators ("OBX|1|NM|2345-7^Glucose^LN||84|mg/dL|
+ * 70-93|N"), or undefined when the line is no OBX segment or its value is in doubt. The value is the
+ * number after exactly two separator look-alikes (fields 4 and 5 begin there); with a range read, it has
+ * the range's decimals, and with a flag read too, lies where the flag says. A number ending in "1" with
+ * the unit right after it and no separator between is in doubt (the "1" may be the separator).
+ */
+export function ocrObxSegment(text: string): string | undefined {
+  if (!OCR_OBX_ID.test(text)) return undefined;
+  const coded = OCR_CODED.exec(text);
+  if (!coded) return undefined;
+  const name = coded[3]!.trim();
+  const rest = text.slice(coded.index + coded[0].length);
+  const candidate = valueCandidates(rest).find((c) => c.pipes === 2);
+  if (!candidate || name.length < 2) return undefined;
+  const after = rest.slice(candidate.end);
+  if (/1$/.test(candidate.value) && !/^\s*[|![\]{}()\\Jj]/.test(after)) return undefined;
+  const { unit, range, flag } = fieldsAfterValue(after);
+  if (range && decimals(candidate.value) !== Math.max(decimals(String(range.text.split('-')[0])), decimals(String(range.text.split('-')[1])))) return undefined;
+  if (range && flag && !flagAgrees(Number(candidate.value), range, flag)) return undefined;
+  const code = `${coded[1]}-${coded[2]!.replace('@', '0')}`;
+  return `OBX|0|NM|${code}^${name}^LN||${candidate.value}|${unit ?? ''}|${range?.text ?? ''}|${flag ?? ''}`;
+}
+
+/**
+ * An OCR page with its OBX segments rewritten (ocrObxSegment). Other segments whose id OCR garbled
+ * ("PIDLY]", "OBR(2": two separators or more, no id the reader knows) and OBX segments whose value is in
+ * doubt are left out: read as table rows they would give their numbers (an order number, a timestamp)
+ * as results. Lines without separators are left as read.
+ */
+function withOcrSegments(page: ExtractedPage): ExtractedPage {
+  if (page.source !== 'ocr') return page;
+  const obxLike = page.lines.filter((l) => OCR_OBX_ID.test(l.text) && OCR_CODED.test(l.text)).length;
+  if (obxLike < 2) return page;
+  const lines: TextLine[] = [];
+  for (const l of page.lines) {
+    const segment = ocrObxSegment(l.text);
+    if (segment) lines.push({ text: segment, y: l.y });
+    else if (SEGMENT.test(l.text.trim()) || (!OCR_OBX_ID.test(l.text) && (l.text.match(/\|/g)?.length ?? 0) < 2)) lines.push(l);
+  }
+  return { ...page, lines };
+}
+
 /** The pages with HL7 segments rewritten as table rows and labelled lines, when they hold OBX segments. */
 export function readHl7Segments(pages: ExtractedPage[]): ExtractedPage[] {
+  pages = pages.map(withOcrSegments);
   const obx = pages.reduce((n, p) => n + p.lines.filter((l) => l.text.trim().startsWith('OBX|')).length, 0);
   return obx >= 2 ? pages.map((p) => (p.lines.some((l) => SEGMENT.test(l.text.trim())) ? rewrite(p) : p)) : pages;
 }

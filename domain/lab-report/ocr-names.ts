@@ -6,6 +6,8 @@
  * different one: like units, names are repaired only into what the table knows.
  */
 import { matchLoinc } from './loinc-match.js';
+import { LOINC_TABLE } from './loinc-table.js';
+import { foldText } from './text.js';
 
 /** What OCR read → what may have been printed, for the shapes tesseract confuses in print. */
 const LOOK_ALIKES: [string, string][] = [
@@ -34,12 +36,19 @@ const LOOK_ALIKES: [string, string][] = [
   ['i', 'l'],
   ['c', 't'],
   ['g', 'c'],
-  // Capitals of one stem ("APTI" for APTT).
+  // Capitals of one stem ("APTI" for APTT), round capitals ("HOM" for HCM).
   ['I', 'T'],
+  ['O', 'C'],
 ];
 
 /** A test name the table knows as printed (an alias, with or without qualifiers). */
 const KNOWN = 0.93;
+/**
+ * A one-word name of four or five letters may also be repaired into an abbreviation the table knows
+ * with less confidence ("Glug" → Gluc), when no swap gives a name it knows as printed and only one
+ * test is reached so.
+ */
+const ABBREVIATION = 0.85;
 /** Short words only: in a longer word one wrong letter still leaves the name recognisable. */
 const MAX_WORD = 5;
 
@@ -52,6 +61,7 @@ export function repairOcrName(name: string): string {
   let repaired = name;
   if (words.length <= 4 && (matchLoinc(name)[0]?.confidence_score ?? 0) < 0.8) {
     const found = new Map<string, string>(); // LOINC code → repaired name
+    const abbreviations = new Map<string, string>(); // likewise, for a one-word name known as an abbreviation
     words.forEach((word, w) => {
       if (word.length > MAX_WORD) return;
       for (let i = 0; i < word.length; i++) {
@@ -60,11 +70,102 @@ export function repairOcrName(name: string): string {
           const variant = [...words.slice(0, w), word.slice(0, i) + to + word.slice(i + from.length), ...words.slice(w + 1)].join(' ');
           const top = matchLoinc(variant)[0];
           if (top && top.confidence_score >= KNOWN && !found.has(top.loinc_code)) found.set(top.loinc_code, variant);
+          else if (top && words.length === 1 && word.length >= 4 && top.confidence_score >= ABBREVIATION && !abbreviations.has(top.loinc_code)) abbreviations.set(top.loinc_code, variant);
         }
       }
     });
     if (found.size === 1) repaired = [...found.values()][0]!;
+    else if (found.size === 0 && abbreviations.size === 1) repaired = [...abbreviations.values()][0]!;
+    else if (found.size === 0) repaired = nearestLongName(name) ?? name;
   }
   cache.set(name, repaired);
   return repaired;
+}
+
+// ---------- long one-word names ----------
+
+/** Letters print shapes make OCR read for each other, in folded lower case; a swap between them costs half an edit. */
+const SHAPES = ['eco', 'oa', 'au', 'ae', 'lti', 'tf', 'hb', 'nu', 'so', 'l1', 'o0', 's5', 'b8', 'gqy'];
+const ALIKE = new Set(SHAPES.flatMap((g) => [...g].flatMap((a) => [...g].filter((b) => b !== a).map((b) => a + b))));
+/** Two letters read as one and one as two ("rn" for m, "cl" for d), at half an edit. */
+const SPLITS = new Map([
+  ['rn', 'm'],
+  ['cl', 'd'],
+  ['in', 'm'],
+  ['ri', 'n'],
+  ['vv', 'w'],
+]);
+
+/** Edit distance where a look-alike swap or split costs 0.5, stopping once past `max`. */
+function shapeDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > 2 * max) return max + 1;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let rowMin = Infinity;
+    for (let j = 1; j <= b.length; j++) {
+      const x = a[i - 1]!;
+      const y = b[j - 1]!;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (x === y ? 0 : ALIKE.has(x + y) ? 0.5 : 1));
+      if (i >= 2 && SPLITS.get(a.slice(i - 2, i)) === y) v = Math.min(v, d[i - 2]![j - 1]! + 0.5);
+      if (j >= 2 && SPLITS.get(b.slice(j - 2, j)) === x) v = Math.min(v, d[i - 1]![j - 2]! + 0.5);
+      d[i]![j] = v;
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > max) return max + 1;
+  }
+  return d[a.length]![b.length]!;
+}
+
+const fold = (s: string) => foldText(s).toLowerCase().replace(/ł/g, 'l');
+
+/** The one-word names the LOINC table knows (display and aliases), of seven letters or more, folded: name and codes. */
+let longNames: Map<string, { name: string; codes: Set<string> }> | undefined;
+function longNamesOf(): Map<string, { name: string; codes: Set<string> }> {
+  if (!longNames) {
+    longNames = new Map();
+    for (const e of LOINC_TABLE) {
+      for (const n of [e.display, ...e.aliases.en, ...e.aliases.de, ...e.aliases.fr, ...(e.aliases.other ?? [])]) {
+        const key = fold(n);
+        if (!/^[a-z]{7,}$/.test(key)) continue;
+        const known = longNames.get(key) ?? { name: n, codes: new Set<string>() };
+        known.codes.add(e.code);
+        longNames.set(key, known);
+      }
+    }
+    for (const word of RESULT_WORDS) longNames.set(word, { name: word[0]!.toUpperCase() + word.slice(1), codes: new Set([`label:${word}`]) });
+  }
+  return longNames;
+}
+
+/**
+ * "Resultado: 155 mg/dL" under an exam's heading: the word for "result" names the exam above it
+ * (parse.ts, GENERIC_RESULT), so a misreading of it ("Resaltado") is repaired like a test's name.
+ */
+const RESULT_WORDS = ['resultado', 'resultat', 'ergebnis', 'risultato'];
+
+/** At most this share of a long name's letters may be misread (look-alike swaps counting half). */
+const LONG_SHARE = 0.15;
+
+/**
+ * "Hernalécrito" for Hematócrito, "NeutrSfilos" for Neutrófilos: a one-word name of seven letters or
+ * more (dot leaders and a colon after it set aside) that is within a few look-alike misreadings of a
+ * long name the LOINC table knows, and clearly nearer to it than to any name of another test (a name of
+ * the same test in another language, "hematocrite", may be as near). Undefined when no one test is that near.
+ */
+function nearestLongName(name: string): string | undefined {
+  const word = fold(name.replace(/[.…:]+$/, '').trim());
+  if (!/^[a-z][a-z0-9]{6,}$/.test(word)) return undefined;
+  const scored: { name: string; codes: Set<string>; cost: number }[] = [];
+  for (const [key, known] of longNamesOf()) {
+    const max = Math.max(1, LONG_SHARE * key.length);
+    const cost = shapeDistance(word, key, max + 1);
+    if (cost <= max + 1) scored.push({ ...known, cost });
+  }
+  scored.sort((a, b) => a.cost - b.cost);
+  const best = scored[0];
+  if (!best || best.cost > Math.max(1, LONG_SHARE * fold(best.name).length)) return undefined;
+  const rival = scored.find((s) => ![...s.codes].some((c) => best.codes.has(c)));
+  if (rival && rival.cost - best.cost < 1) return undefined;
+  return best.name;
 }

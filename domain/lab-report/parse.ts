@@ -19,6 +19,7 @@ import { interpret } from './interpret.js';
 import { isPanelHeading, panelTitle } from './panels.js';
 import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge } from './ranges.js';
 import { repairOcrName } from './ocr-names.js';
+import { withRecoveredReadings } from './ocr-recover.js';
 import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
 import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
@@ -471,7 +472,7 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
     (row, page) => reader.resultOf(row, page, undefined),
   );
 
-  return { metadata, results: withGradeLegend(withoutMisreadings(results, ocrPages), lines.map((l) => lineText(l.line)), ocrPages) };
+  return { metadata, results: withGradeLegend(withoutMisreadings(withRecoveredReadings(results, ocrPages), ocrPages), lines.map((l) => lineText(l.line)), ocrPages) };
 }
 
 /** "A: No abnormality", "B: Slight abnormality", "C: Re-examination advised": one letter's entry in a grade legend. */

@@ -252,7 +252,8 @@ const decimalsOf = (text: string): number | undefined => {
 export function flagFromLastDigit(value: string, older: string[], range: { min?: number; max?: number } | undefined): string {
   const v = value.trim();
   const m = /^(\d+[.,]\d+)(\d)$/.exec(v);
-  if (!m || older.length === 0) return value;
+  if (!m) return older.length === 0 ? value : wholeFlagFromLastDigit(v, older, range) ?? value;
+  if (older.length === 0) return value;
   const d = decimalsOf(older[0]!);
   if (d === undefined || d < 1 || older.some((o) => decimalsOf(o) !== d) || decimalsOf(v) !== d + 1) return value;
   const flag = FLAG_DIGITS.find(([, digit]) => digit.test(m[2]!))?.[0];
@@ -261,4 +262,30 @@ export function flagFromLastDigit(value: string, older: string[], range: { min?:
   if (flag === 'H' && range?.max !== undefined && !(n > range.max)) return value;
   if (flag === 'L' && range?.min !== undefined && !(n < range.min)) return value;
   return `${m[1]}${flag}`;
+}
+
+/** "458H", "547": a whole number with its flag letter if any; undefined for other cells. */
+const WHOLE_CELL = /^(\d+)\s*([HL]?)$/;
+
+/**
+ * flagFromLastDigit for columns of whole numbers: "4968" on the newest row under "458H" is "496H".
+ * Whole numbers have no decimals to count, so the digits do: the newest value has one digit more than an
+ * older value of its column, every older value has as many digits as it without that last digit or (a
+ * flag misread likewise, with no letter) as many as it, and the side the look-alike flag says is
+ * confirmed by the column's range (the value without the digit lies past it) or, with no range read,
+ * by an older value printed with that same flag letter. Undefined when the value stands as read.
+ */
+function wholeFlagFromLastDigit(v: string, older: string[], range: { min?: number; max?: number } | undefined): string | undefined {
+  const m = /^(\d+)(\d)$/.exec(v);
+  const flag = m && FLAG_DIGITS.find(([, digit]) => digit.test(m[2]!))?.[0];
+  if (!m || !flag) return undefined;
+  const cells = older.map((o) => WHOLE_CELL.exec(o.trim()));
+  if (cells.some((c) => c === null)) return undefined;
+  const core = m[1]!;
+  const fits = (c: RegExpExecArray) => c[1]!.length === core.length || (c[1]!.length === v.length && c[2] === '' && FLAG_DIGITS.some(([, d]) => d.test(c[1]!.at(-1)!)));
+  if (!cells.some((c) => c![1]!.length === core.length) || !cells.every((c) => fits(c!))) return undefined;
+  const n = Number(core);
+  const bound = flag === 'H' ? range?.max : range?.min;
+  if (bound !== undefined) return (flag === 'H' ? n > bound : n < bound) ? `${core}${flag}` : undefined;
+  return cells.some((c) => c![2] === flag) ? `${core}${flag}` : undefined;
 }

@@ -164,9 +164,12 @@ describe('arrowReadAsDigit: an up arrow after the value read as its last digit',
     expect(arrowReadAsDigit(result('2.51', '40-100', 40, 100))).toBe(false); // below even a tenth of a whole-number range
   });
 
-  it('such a value is left out of an OCR page, kept on a text layer', () => {
+  it('such a value is read without the arrow digit on an OCR page (ocr-recover.ts), kept as printed on a text layer', () => {
     const lines = [cells(10, [20, 'Test'], [200, 'Result'], [300, 'Units'], [400, 'Reference Range']), cells(30, [20, 'Hemoglobin'], [200, '16.51'], [300, 'g/dL'], [400, '12.0 - 15.5']), cells(50, [20, 'Sodium'], [200, '140'], [300, 'mmol/L'], [400, '136 - 145'])];
-    expect(parse(lines).results.map((r) => r.test_name)).toEqual(['Sodium']);
+    expect(parse(lines).results.map((r) => [r.test_name, r.value, r.flag])).toEqual([
+      ['Hemoglobin', '16.5', '↑'],
+      ['Sodium', '140', undefined],
+    ]);
     const text = parseLabReport([{ page: 1, lines, source: 'text_layer' }], { currentYear: 2025 });
     expect(text.results.map((r) => [r.test_name, r.value])).toEqual([
       ['Hemoglobin', '16.51'],
