@@ -264,10 +264,31 @@ export function rangeLostSeparators(value: ParsedValue, range: ParsedRange, flag
   return v < range.min && v * 10 >= range.min && v * 10 <= range.max;
 }
 
+/**
+ * "NPU02192", "L0235", "2345-7": a laboratory's or a terminology's code for the test, printed in a column of
+ * its own before the name (Danish NPU codes, LIS order codes, a LOINC column). Capitals then at least three
+ * digits, or a LOINC-shaped number; never a test name the LOINC table knows ("CA125" stays a name).
+ */
+const TEST_CODE = /^(?:\p{Lu}{2,5}[-_]?\d{3,}|\d{3,6}-\d)$/u;
+export const isTestCode = (text: string, opts: Pick<RowOptions, 'isKnownName'>): boolean => TEST_CODE.test(text.trim()) && !opts.isKnownName(text.trim());
+
+/** "NPU02192 P-Glukose" → "P-Glukose": the code before a name is not part of it (the name must keep two letters). */
+function withoutLeadingCode(name: string, opts: RowOptions): string {
+  const m = /^(\S+)\s+(.*\p{L}.*\p{L}.*)$/u.exec(name);
+  return m && isTestCode(m[1]!, opts) ? m[2]! : name;
+}
+
+/**
+ * "NATA Accreditation No. 8109", "Provider Nr 2042", "Licence # 5521": a number after an identifier's label
+ * (No., Nr., Number, #, ID) is that identifier, not a result; no test is named so.
+ */
+const IDENTIFIER_LABEL = /(?:^|\s)(?:No|Nr|Number|Num|ID|n°|nº)\.?$|#$/;
+
 function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOptions): RowCandidate | undefined {
   if (!f.value) return undefined;
   if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = undefined;
-  const split = unitFromName(cleanName(name));
+  const split = unitFromName(withoutLeadingCode(cleanName(name), opts));
+  if (IDENTIFIER_LABEL.test(cleanName(name))) return undefined;
   // One letter is a name only in a name column, when the LOINC table knows it ("K" for potassium), or
   // with an ion's charge ("K+", as analysers print it), which no stray letter or flag carries.
   const ion = /^\p{Lu}(?:\+{1,2}|-)$/u.test(split.name);
@@ -487,7 +508,8 @@ export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undef
   }
   // The first chunk is the name when later chunks hold the value; else split inside the text.
   const first = tokenize(chunks[0]!.text, 0);
-  const firstIsName = !holdsValueAndUnit(first) || opts.isKnownName(chunks[0]!.text);
+  // A test's code alone in the first chunk ("NPU02192 | P-Glukose | 5,6") is not its name: the token reading joins and then drops it.
+  const firstIsName = (!holdsValueAndUnit(first) || opts.isKnownName(chunks[0]!.text)) && !isTestCode(chunks[0]!.text, opts);
   if (chunks.length >= 2 && /\p{L}/u.test(chunks[0]!.text) && firstIsName) {
     const rest = tokensOf(chunks.slice(1), 1, opts.decimalComma);
     const f = assignFields(rest, opts, rangeFirst(opts.layout));
