@@ -34,6 +34,8 @@ export function canonicalUnit(raw: string): string {
   u = u.replace(/²/g, '2').replace(/³/g, '3');
   u = u.replace(/^(?:x|×|\*)?10(?:\^|\*|e|E)?(\d{1,2})/, (_m, exp: string) => `10^${exp}`);
   u = u.replace(/^(?:(?:x|×|\*)10\^?[-−⁻]|10\^[-−⁻]|10⁻)(\d{1,2})/, (_m, exp: string) => `10^-${exp}`);
+  // "E9/l", "E12/l": the power of ten as Finnish and Swedish laboratories print it (10^9/L).
+  u = u.replace(/^E(\d{1,2})(?=\/)/, (_m, exp: string) => `10^${exp}`);
   return u;
 }
 

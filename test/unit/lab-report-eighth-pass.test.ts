@@ -101,3 +101,49 @@ describe('patient metadata in Danish, Norwegian, Finnish, Hungarian and Indonesi
     expect(meta(['DOB / Age:   03/22/1961 (63)', 'Patient Name:   Jane Doe'])).toMatchObject({ dob: '1961-03-22' });
   });
 });
+
+describe('column headings of more languages and of drug-level tables', () => {
+  it('reads a Finnish table ("Tutkimus | Tulos | Yksikkö | Viitearvot") with the unit from its column', () => {
+    const r = parse([
+      text('Tutkimus            Tulos        Yksikkö     Viitearvot', 10),
+      text('2474 B -Leuk         10,1   H     E9/l        3,4 - 8,2', 20),
+      text('3008 P -K             4,3         mmol/l      3,4 - 4,7', 30),
+    ]).results;
+    expect(r).toHaveLength(2);
+    expect(r[0]).toMatchObject({ value: '10.1', units: 'E9/l', min_reference_range: 3.4, max_reference_range: 8.2, interpretation: 'abnormal' });
+  });
+
+  it('takes a "Cut-off" or "Therapeutic" column as the range column', () => {
+    const r = parse([
+      text('Analyte          Result     Units     Cut-off', 10),
+      text('Ethanol          <10        mg/dL     <10', 20),
+      text('Salicylate       8          mg/dL     <30', 30),
+      text('Drug             Result     Units     Therapeutic     Toxic', 50),
+      text('Digoxin          0.9        ng/mL     0.8-2.0         >2.4', 60),
+    ]).results;
+    expect(byName(r, 'Ethanol')).toMatchObject({ value: '<10', reference_range_text: '<10', max_reference_range: 10 });
+    expect(byName(r, 'Salicylate')).toMatchObject({ value: '8', max_reference_range: 30, interpretation: 'normal' });
+    expect(byName(r, 'Digoxin')).toMatchObject({ value: '0.9', min_reference_range: 0.8, max_reference_range: 2 });
+  });
+
+  it('reads a Hungarian and an Indonesian table by their headings', () => {
+    const hu = parse([
+      text('Vizsgálat          Eredmény     Mértékegység     Referencia tartomány     Eltérés', 10),
+      text('Kreatinin          35           µmol/L           44 - 80                  –', 20),
+    ]).results;
+    expect(hu[0]).toMatchObject({ test_name: 'Kreatinin', value: '35', min_reference_range: 44, max_reference_range: 80 });
+    const id = parse([
+      text('PEMERIKSAAN        HASIL    KET    NILAI RUJUKAN     SATUAN     METODE', 10),
+      text('SGPT (ALT)         62       H      0 - 45            U/L        IFCC', 20),
+    ]).results;
+    expect(id[0]).toMatchObject({ test_name: 'SGPT (ALT)', value: '62', units: 'U/L', min_reference_range: 0, max_reference_range: 45, interpretation: 'abnormal' });
+  });
+});
+
+describe('"E9/l": a power of ten written with E', () => {
+  it('is a count per litre, as 10^9/L is', () => {
+    expect(unitKind('E9/l')).toBe('count');
+    expect(unitKind('E12/l')).toBe('count');
+    expect(unitKind('E/l')).toBe('units');
+  });
+});
