@@ -284,9 +284,32 @@ function withoutLeadingCode(name: string, opts: RowOptions): string {
  */
 const IDENTIFIER_LABEL = /(?:^|\s)(?:No|Nr|Number|Num|ID|n°|nº)\.?$|#$/;
 
+/**
+ * "8.609  5.000 - 10.000 /µL", "273.000  150.000 - 400.000": a range whose every bound ends in ".000" is
+ * written with a point between thousands (no lab prints a range to three decimals of zeros), and a value
+ * beside it grouped the same way ("8.609") is read so too. Indonesian, Brazilian and other labs print
+ * counts so even where decimals take a point ("13.5 g/dL" on the same report).
+ */
+const THOUSANDS_BOUND = /^[1-9]\d{0,2}(?:\.\d{3})*\.000$/;
+const DOT_GROUPED = /^[1-9]\d{0,2}(?:\.\d{3})+$/;
+function readThousands(f: Fields): void {
+  const r = f.range;
+  if (!r || !f.value || r.min === undefined || r.max === undefined) return;
+  const bounds = r.text.match(/\d[\d.,]*/g) ?? [];
+  if (bounds.length !== 2 || !bounds.every((b) => THOUSANDS_BOUND.test(b))) return;
+  const [lo, hi] = bounds.map((b) => Number(b.replace(/\./g, ''))) as [number, number];
+  f.range = { ...r, min: lo, max: hi };
+  const printed = f.value.value;
+  if (f.value.type === 'numeric' && DOT_GROUPED.test(printed)) {
+    const n = printed.replace(/\./g, '');
+    f.value = { ...f.value, value: n, low: Number(n), high: Number(n) };
+  }
+}
+
 function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOptions): RowCandidate | undefined {
   if (!f.value) return undefined;
   if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = undefined;
+  if (!opts.decimalComma) readThousands(f);
   const split = unitFromName(withoutLeadingCode(cleanName(name), opts));
   if (IDENTIFIER_LABEL.test(cleanName(name))) return undefined;
   // One letter is a name only in a name column, when the LOINC table knows it ("K" for potassium), or

@@ -147,3 +147,18 @@ describe('"E9/l": a power of ten written with E', () => {
     expect(unitKind('E/l')).toBe('units');
   });
 });
+
+describe('counts grouped with a point between thousands where decimals also take a point', () => {
+  it('reads "8.609  5.000 - 10.000 /µL" as 8609 in 5000-10000, and leaves "13.5 g/dL" and a specific gravity alone', () => {
+    const r = parse([
+      text('Hemoglobin      13.5       g/dL    13.0 - 17.0', 10),
+      text('Leukosit        8.609      5.000 - 10.000      /µL', 20),
+      text('Trombosit       273.500    150.000 - 400.000   /µL', 30),
+      text('Specific gravity   1.015   1.005-1.030', 40),
+    ]).results;
+    expect(byName(r, 'Hemoglobin')).toMatchObject({ value: '13.5', min_reference_range: 13, max_reference_range: 17 });
+    expect(byName(r, 'Leukosit')).toMatchObject({ value: '8609', min_reference_range: 5000, max_reference_range: 10000, interpretation: 'normal' });
+    expect(byName(r, 'Trombosit')).toMatchObject({ value: '273500', min_reference_range: 150000, max_reference_range: 400000 });
+    expect(byName(r, 'Specific gravity')).toMatchObject({ value: '1.015', min_reference_range: 1.005, max_reference_range: 1.03 });
+  });
+});
