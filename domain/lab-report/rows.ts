@@ -283,6 +283,11 @@ function withoutLeadingCode(name: string, opts: RowOptions): string {
  * (No., Nr., Number, #, ID) is that identifier, not a result; no test is named so.
  */
 const IDENTIFIER_LABEL = /(?:^|\s)(?:No|Nr|Number|Num|ID|n°|nº)\.?$|#$/;
+/**
+ * "Target for patients at high risk: below 70 mg/dL", "Desirable: less than 200": a sentence whose words
+ * end in a comparison states a bound (a target, a cut-off), not a result of a test named by the words.
+ */
+const BOUND_PHRASE_END = /\b(?:below|above|under|over|less than|greater than|more than|up to|at least|at most)\s*:?$/i;
 
 /**
  * "8.609  5.000 - 10.000 /µL", "273.000  150.000 - 400.000": a range whose every bound ends in ".000" is
@@ -311,7 +316,7 @@ function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOption
   if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = undefined;
   if (!opts.decimalComma) readThousands(f);
   const split = unitFromName(withoutLeadingCode(cleanName(name), opts));
-  if (IDENTIFIER_LABEL.test(cleanName(name))) return undefined;
+  if (IDENTIFIER_LABEL.test(cleanName(name)) || BOUND_PHRASE_END.test(cleanName(name))) return undefined;
   // One letter is a name only in a name column, when the LOINC table knows it ("K" for potassium), or
   // with an ion's charge ("K+", as analysers print it), which no stray letter or flag carries.
   const ion = /^\p{Lu}(?:\+{1,2}|-)$/u.test(split.name);

@@ -114,9 +114,18 @@ export function joinSpacedUnits(text: string): string {
     .replace(/(?<![\w.,])(?:[x×*]\s*10\s*\^?\s*[-−⁻]|10\s*\^\s*[-−⁻]|10⁻)\s*[\d¹²³⁴⁵⁶⁷⁸⁹]{1,2}\s+[a-zµμ]+\/[a-zµμ]+/gi, collapse);
 }
 
+/**
+ * "umol/LAbove optimal", "mg/dLHigh": a unit ending in litres run into the capitalised word after it (a badge
+ * or flag drawn close beside it, joined by the text layer). The word starts where a capital follows "/L" or
+ * "/dL" and lower-case letters follow the capital; "/LPF" (all capitals) stays one unit.
+ */
+export function splitGluedUnit(text: string): string {
+  return text.replace(/(\/[dcmuµμn]?L)(?=\p{Lu}\p{Ll}{2,})/gu, '$1 ');
+}
+
 /** Tokens of one chunk. */
 export function tokenize(chunkText: string, chunk: number): Token[] {
-  const text = joinSpacedUnits(chunkText);
+  const text = splitGluedUnit(joinSpacedUnits(chunkText));
   const folded = foldSameLength(text);
   const tokens: Token[] = [];
   let pos = 0;

@@ -162,3 +162,15 @@ describe('counts grouped with a point between thousands where decimals also take
     expect(byName(r, 'Specific gravity')).toMatchObject({ value: '1.015', min_reference_range: 1.005, max_reference_range: 1.03 });
   });
 });
+
+describe('text-layer joins and stated bounds', () => {
+  it('splits a unit ending in litres from a badge word run into it ("umol/LAbove optimal"), and keeps "/LPF"', () => {
+    const r = parse([text('Homocysteine 10.2 umol/LAbove optimal', 10), text('Hyaline casts   0-2   /LPF', 20)]).results;
+    expect(byName(r, 'Homocysteine')).toMatchObject({ value: '10.2', units: 'umol/L' });
+  });
+
+  it('reads no result from a sentence ending in a comparison ("Target for patients at high risk: below 70 mg/dL")', () => {
+    const r = parse([text('LDL Cholesterol   92   mg/dL   <100', 10), text('Target for patients at high risk: below 70 mg/dL', 20)]).results;
+    expect(r.map((x) => x.test_name)).toEqual(['LDL Cholesterol']);
+  });
+});
