@@ -202,7 +202,8 @@ const isUpperWord = (w: string): boolean => /\p{Lu}{2,}/u.test(w) && w === w.toU
  * A leading "M" is the French "Monsieur" ("M. GIRARD Louis"), elsewhere it would be an initial.
  */
 function nameWords(part: string): string[] {
-  const words = squash(part).split(' ').filter((w) => w !== '');
+  // A word without a letter ("-", "·", a speck OCR read beside the name) is no part of it.
+  const words = squash(part).split(' ').filter((w) => /\p{L}/u.test(w));
   return words.filter((w, i) => {
     if (TITLE_WORD.test(w) || SUFFIX_WORD.test(w)) return false;
     if (i === 0 && (/^m\.$/i.test(w) || (/^m$/i.test(w) && words.length > 2))) return false;

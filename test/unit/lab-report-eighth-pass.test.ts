@@ -174,3 +174,9 @@ describe('text-layer joins and stated bounds', () => {
     expect(r.map((x) => x.test_name)).toEqual(['LDL Cholesterol']);
   });
 });
+
+describe('a name with a stray mark beside it', () => {
+  it('reads "Potilas  NIEMINEN Sanna -" as Sanna NIEMINEN (a word without letters is no part of a name)', () => {
+    expect(meta(['Potilas   NIEMINEN Sanna -'])).toMatchObject({ patient_first_name: 'Sanna', patient_last_name: 'NIEMINEN' });
+  });
+});
