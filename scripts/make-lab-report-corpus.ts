@@ -101,6 +101,19 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['wellness', 2, 1, []],
   ['romanian', 2, 0, ['png']],
   ['urine-micro', 2, 0, ['png']],
+  // Issue 14, eighth pass: eight more (a Danish answer with NPU codes and P-/B- prefixes, a Finnish sheet with
+  // test numbers and abbreviations, a Hungarian LELET with yyyy.mm.dd. dates and a +/- column, an Indonesian
+  // lab with the interval before the unit and dot thousands, an Australian RCPA report with "142 H" and
+  // "( 30-110 )", infectious serology with S/CO index lines, drug levels with therapeutic and toxic columns,
+  // a visit note's "Name: value unit (ref ...)" lines), measured the same way.
+  ['danish', 2, 1, []],
+  ['finnish', 2, 0, ['png']],
+  ['hungarian', 2, 0, ['png']],
+  ['indonesian', 2, 1, []],
+  ['rcpa', 2, 0, ['png']],
+  ['serology', 2, 1, []],
+  ['tdm', 2, 0, ['png']],
+  ['kv-colon', 2, 1, []],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);

@@ -8,7 +8,7 @@ import { type DateOrder, parseDate } from './dates.js';
 import { foldSameLength, foldText, squash } from './text.js';
 import { type ReportMetadata } from './types.js';
 
-type Field = 'fullName' | 'lastFirst' | 'firstLast' | 'lastName' | 'firstName' | 'dob' | 'personalNumber' | 'birthNumber' | 'collected' | 'reported' | 'specimen' | 'lab' | 'other';
+type Field = 'fullName' | 'lastFirst' | 'firstLast' | 'lastName' | 'firstName' | 'dob' | 'personalNumber' | 'birthNumber' | 'dmyNumber' | 'hetu' | 'collected' | 'reported' | 'specimen' | 'lab' | 'other';
 
 interface LabelRule {
   field: Field;
@@ -33,32 +33,39 @@ const LABELS: LabelRule[] = [
   // A combined label says in which order the two names follow: "Name, Vorname: Weber, Matthias".
   { field: 'lastFirst', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${LAST_FIRST}\b`) },
   { field: 'firstLast', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${FIRST_LAST}\b`) },
-  { field: 'dob', re: /\b(date of birth|birth ?date|d\.?o\.?b\.?|geburtsdatum|geb\.?-?datum|geboren am|date de naissance|nee? le|ne\(e\) le|ddn|fecha de nacimiento|f\. nacimiento|data di nascita|nat[oa] il|data urodzenia|fodelsedatum|fodselsdato|geboortedatum|dogum tarihi|datum narozeni|data nasterii)\b/ },
+  // "Tgl. Lahir / Umur: 08-04-1990 / 35 th", "DOB / Age: 03/02/1961 (63)": one label for both, the date first.
+  { field: 'dob', re: /\b(date of birth|birth ?date|d\.?o\.?b\.?|geburtsdatum|geb\.?-?datum|geboren am|date de naissance|nee? le|ne\(e\) le|ddn|fecha de nacimiento|f\. nacimiento|data di nascita|nat[oa] il|data urodzenia|fodelsedatum|fodselsdato|geboortedatum|dogum tarihi|datum narozeni|data nasterii|szuletesi (?:datum|ido)|szul\. ?datum|syntymaaika|syntymapaiva|tgl\.? lahir|tanggal lahir|tarikh lahir)(?: ?\/ ?(?:age|umur|usia|alter|edad|eta|idade|wiek|ika|kor))?\b/ },
   // A Swedish personal identity number begins with the birth date ("19650412-1234"; see dobOfPersonalNumber).
   { field: 'personalNumber', re: /\b(personnummer|personnr\.?|person-?nr\.?)(?![a-z])/, needsSeparator: true },
+  // Danish CPR, Norwegian fødselsnummer and Finnish henkilötunnus begin with the birth date day first
+  // ("150382-1234", "150382A123B"; see dobOfDmyNumber).
+  { field: 'dmyNumber', re: /\b(cpr-?(?:nr|nummer)\.?|cpr|fodselsnummer|fodselsnr\.?)(?![a-z])/, needsSeparator: true },
+  { field: 'hetu', re: /\b(henkilotunnus|hetu|henkilotun\.?)(?![a-z])/, needsSeparator: true },
   // A Czech or Slovak birth number ("rodné číslo") begins with the birth date too ("655412/1234"; see dobOfBirthNumber).
   { field: 'birthNumber', re: /\b(rodne cislo|rodne c\.)(?![a-z])/, needsSeparator: true },
   // Turkish: "Hasta Adı Soyadı" (the patient's given names, then the family name).
   { field: 'firstLast', re: /\b(?:hasta )?ad[iı] soyad[iı](?![a-z])/ },
   { field: 'lastName', re: /\b(last name|surname|family name|nachname|familienname|nom de famille|nom de naissance|nom d'usage)\b/ },
   { field: 'firstName', re: /\b(first name|given names?|forename|vorname|prenoms?)\b/ },
-  { field: 'fullName', re: /\b(patient(?:'s)? name|name of patient|patient\(?in\)?|nom du patient|nombre del paciente|prepared for|results for|report for)\b/ },
-  { field: 'collected', re: /\b(provtagningstid|provtagningsdatum|provtagen|data (?:i godz\. )?pobrania|data pobrania materialu|collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?|fecha de (?:extraccion|toma(?: de muestra)?|recogida)|data (?:del )?prelievo|numune alma tarihi|datum (?:a cas )?odberu|data recoltarii)\b/ },
-  { field: 'reported', re: /\b(svarsdatum|svar utfardat|data wydania(?: wyniku)?|report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation|fecha de (?:informe|emision|validacion)|data (?:del )?referto|data di refertazione|onay tarihi|rapor tarihi|datum vydani|datum uvolneni|data validarii|data eliberarii)\b/ },
-  { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon|n[°o] de muestra|numero de muestra|n\. accettazione|numero (?:di )?accettazione|n\. campione|provnummer|provnr|labbnummer|nr zlecenia|numer zlecenia|kod zlecenia|barkod no|numune no|cislo zadanky|cislo vzorku)/ },
+  { field: 'fullName', re: /\b(patient(?:'s)? name|name of patient|patient\(?in\)?|nom du patient|nombre del paciente|prepared for|results for|report for|nama pasien|nama penderita)\b/ },
+  { field: 'collected', re: /\b(provtagningstid|provtagningsdatum|provtagen|data (?:i godz\. )?pobrania|data pobrania materialu|collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?|fecha de (?:extraccion|toma(?: de muestra)?|recogida)|data (?:del )?prelievo|numune alma tarihi|datum (?:a cas )?odberu|data recoltarii|provetagning(?:stid|sdato)?|provetaking|naytteenotto(?:aika)?|mintavetel(?: ideje)?|tgl\.? (?:sampling|pengambilan)|tanggal pengambilan)\b/ },
+  { field: 'reported', re: /\b(svarsdatum|svar utfardat|data wydania(?: wyniku)?|report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation|fecha de (?:informe|emision|validacion)|data (?:del )?referto|data di refertazione|onay tarihi|rapor tarihi|datum vydani|datum uvolneni|data validarii|data eliberarii|svardato|svar(?:et)? afgivet|vastaus valmis|vastausaika|leletezes|lelet datuma|tgl\.? hasil|tanggal hasil)\b/ },
+  { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon|n[°o] de muestra|numero de muestra|n\. accettazione|numero (?:di )?accettazione|n\. campione|provnummer|provnr|labbnummer|nr zlecenia|numer zlecenia|kod zlecenia|barkod no|numune no|cislo zadanky|cislo vzorku|rekvisitionsnr\.?|rekvisitionsnummer|naytenumero|mintaszam|no\.? lab)/ },
   // "geb." alone may also mean "née" (a maiden name), so it needs a ':' or a column gap after it.
   { field: 'dob', re: /\bgeb\.?(?: am)?(?![a-z])/, needsSeparator: true },
   // Bare "Specimen" / "Sample" / "Dossier" / "Lab Ref" label an identifier only when one follows (see record).
   { field: 'specimen', re: /\b(specimen|sample|dossier|lab ref(?:erence)?)(?![a-z])/, needsSeparator: true },
   { field: 'lab', re: /\b(performing (?:lab(?:oratory)?|site|location|facility)|(?:resulting|reporting) lab(?:oratory)?|performed (?:at|by)|testing (?:site|lab(?:oratory)?)|laboratory name|lab name|(?:durchfuhrendes|untersuchendes) labor|laboratoire executant)\b/, needsSeparator: true },
   { field: 'lab', re: /\b(laboratory|laboratoire|labor)\b/, needsSeparator: true, startsCell: true },
-  { field: 'other', re: /\b(received|eingang(?:sdatum)?|date de reception|sex|gender|geschlecht|sexe|age|alter|ordering (?:physician|provider)|physician|doctor|provider|arzt|einsender|medecin|prescripteur|account|phone|tel\.?|telephone|telefon|fax|address|adresse|anschrift|mrn|patient id|insurance|page|seite|status|time|zeit|heure|medico solicitante|medico richiedente|sexo|sesso|edad|eta|remittent|kon|zleceniodawca|lekarz kierujacy|plec|pesel|wiek)\b/, needsSeparator: true },
+  { field: 'other', re: /\b(received|eingang(?:sdatum)?|date de reception|sex|gender|geschlecht|sexe|age|alter|ordering (?:physician|provider)|physician|doctor|provider|arzt|einsender|medecin|prescripteur|account|phone|tel\.?|telephone|telefon|fax|address|adresse|anschrift|mrn|patient id|insurance|page|seite|status|time|zeit|heure|medico solicitante|medico richiedente|sexo|sesso|edad|eta|remittent|kon|zleceniodawca|lekarz kierujacy|plec|pesel|wiek|rekvirent|kon|tilaaja|sukupuoli|ika|nem|taj szam|bekuldo|beutalo orvos|jenis kelamin|umur|dokter(?: pengirim)?|ruang)\b/, needsSeparator: true },
   // Polish reports print the family name first after "Pacjent" ("Pacjent: Kowalska Anna").
   { field: 'lastFirst', re: /\b(pacjent|pacjentka|nazwisko i imie)\b/, needsSeparator: true },
   // Romanian reports print the family name first after "Nume" ("Nume: POPESCU ANDREI", "Nume și prenume").
   { field: 'lastFirst', re: /\b(nume si prenume|nume pacient|nume)\b/, needsSeparator: true },
+  // Hungarian reports print the family name first after "Név" ("Név: Kovács Péter").
+  { field: 'lastFirst', re: /\b(nev|beteg neve|paciens neve)\b/, needsSeparator: true },
   { field: 'lastName', re: /\b(nom)\b/, needsSeparator: true },
-  { field: 'fullName', re: /\b(name|patient|paciente|paziente|namn|pacient|pacientka)\b/, needsSeparator: true },
+  { field: 'fullName', re: /\b(name|patient|paciente|paziente|namn|pacient|pacientka|navn|potilas|nama|pasien)\b/, needsSeparator: true },
 ];
 
 interface LabelHit {
@@ -121,6 +128,8 @@ interface Found {
   dob?: string;
   personalNumber?: string;
   birthNumber?: string;
+  dmyNumber?: string;
+  hetu?: string;
   collected?: string;
   reported?: string;
   specimen?: string;
@@ -179,7 +188,8 @@ function collectFields(lines: MetadataLine[]): Found {
 }
 
 /** Courtesy titles and honorifics: printed around a patient's name, never part of it. */
-const TITLE_WORD = /^(mr|mrs|ms|mx|miss|dr|prof|herr|frau|mme|mlle|monsieur|madame)\.?$/i;
+// "Tn." / "Ny." / "Nn." / "Sdr." (Indonesian, Malay: Tuan, Nyonya, Nona, Saudara); "Hr." / "Fru" (Danish, Norwegian).
+const TITLE_WORD = /^(mr|mrs|ms|mx|miss|dr|prof|herr|frau|mme|mlle|monsieur|madame|tn|ny|nn|sdr|sdri|hr|fru)\.?$/i;
 /** Generational suffixes ("SMITH, JOHN JR"): not a given name. */
 const SUFFIX_WORD = /^(jr|sr|ii|iii|iv)\.?$/i;
 /** Lower-case particles that belong to the family name ("Anna van der Berg", "Marie de la Tour"). */
@@ -192,7 +202,8 @@ const isUpperWord = (w: string): boolean => /\p{Lu}{2,}/u.test(w) && w === w.toU
  * A leading "M" is the French "Monsieur" ("M. GIRARD Louis"), elsewhere it would be an initial.
  */
 function nameWords(part: string): string[] {
-  const words = squash(part).split(' ').filter((w) => w !== '');
+  // A word without a letter ("-", "·", a speck OCR read beside the name) is no part of it.
+  const words = squash(part).split(' ').filter((w) => /\p{L}/u.test(w));
   return words.filter((w, i) => {
     if (TITLE_WORD.test(w) || SUFFIX_WORD.test(w)) return false;
     if (i === 0 && (/^m\.$/i.test(w) || (/^m$/i.test(w) && words.length > 2))) return false;
@@ -506,6 +517,38 @@ export function dobOfPersonalNumber(value: string | undefined, currentYear = new
   return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
+/**
+ * The birth date a Danish CPR number, a Norwegian fødselsnummer or a Finnish henkilötunnus begins with,
+ * day first (DDMMYY). The century: Finnish, from the sign after the date ("+" 1800s, "-" or U-Y 1900s, A-F
+ * 2000s); Danish (DDMMYY-NNNN), from the seventh digit with the year; Norwegian (eleven digits), from the
+ * individual number. '' when the value is none of these or its date is not a real date.
+ */
+export function dobOfDmyNumber(value: string | undefined, finnish = false): string {
+  const v = value?.trim() ?? '';
+  let y: number | undefined;
+  // "050583-123A" is a henkilötunnus only under its label: "150305-4123" could be either, and a CPR number is read otherwise.
+  const fi = finnish ? /^(\d{2})(\d{2})(\d{2})([-+A-FU-Y])\d{3}[0-9A-Y]\b/.exec(v) : null;
+  const dk = finnish ? null : /^(\d{2})(\d{2})(\d{2})-?(\d)\d{3}\b/.exec(v);
+  const no = finnish ? null : /^(\d{2})(\d{2})(\d{2}) ?(\d{3})\d{2}\b/.exec(v);
+  const m = fi ?? dk ?? no;
+  if (!m) return '';
+  const yy = Number(m[3]);
+  if (fi) y = (fi[4] === '+' ? 1800 : /[A-F]/.test(fi[4]!) ? 2000 : 1900) + yy;
+  else if (dk && dk[0].length <= 11) {
+    const c = Number(dk[4]);
+    y = c <= 3 ? 1900 + yy : c === 4 || c === 9 ? (yy <= 36 ? 2000 : 1900) + yy : (yy <= 57 ? 2000 : 1800) + yy;
+  } else if (no) {
+    const ind = Number(no[4]);
+    y = ind < 500 ? 1900 + yy : ind < 750 && yy >= 54 ? 1800 + yy : yy <= 39 ? 2000 + yy : ind >= 900 ? 1900 + yy : undefined;
+  }
+  const d = Number(m[1]);
+  const mo = Number(m[2]);
+  if (y === undefined) return '';
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return '';
+  return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
 export interface MetadataOptions {
   dateOrder?: DateOrder;
   currentYear?: number;
@@ -544,7 +587,7 @@ export function extractMetadata(lines: MetadataLine[], opts: MetadataOptions = {
   const reported = found.reported ? parseDate(found.reported, dateOpts) : '';
   const dob = found.dob
     ? parseDate(found.dob, { ...dateOpts, isBirthDate: true })
-    : dobOfPersonalNumber(found.personalNumber, opts.currentYear) || dobOfBirthNumber(found.birthNumber, opts.currentYear);
+    : dobOfPersonalNumber(found.personalNumber, opts.currentYear) || dobOfBirthNumber(found.birthNumber, opts.currentYear) || dobOfDmyNumber(found.dmyNumber) || dobOfDmyNumber(found.hetu, true);
   const meta: ReportMetadata = {
     patient_first_name: first,
     patient_last_name: last,

@@ -264,10 +264,59 @@ export function rangeLostSeparators(value: ParsedValue, range: ParsedRange, flag
   return v < range.min && v * 10 >= range.min && v * 10 <= range.max;
 }
 
+/**
+ * "NPU02192", "L0235", "2345-7": a laboratory's or a terminology's code for the test, printed in a column of
+ * its own before the name (Danish NPU codes, LIS order codes, a LOINC column). Capitals then at least three
+ * digits, or a LOINC-shaped number; never a test name the LOINC table knows ("CA125" stays a name).
+ */
+const TEST_CODE = /^(?:\p{Lu}{2,5}[-_]?\d{3,}|\d{3,6}-\d)$/u;
+export const isTestCode = (text: string, opts: Pick<RowOptions, 'isKnownName'>): boolean => TEST_CODE.test(text.trim()) && !opts.isKnownName(text.trim());
+
+/** "NPU02192 P-Glukose" → "P-Glukose": the code before a name is not part of it (the name must keep two letters). */
+function withoutLeadingCode(name: string, opts: RowOptions): string {
+  const m = /^(\S+)\s+(.*\p{L}.*\p{L}.*)$/u.exec(name);
+  return m && isTestCode(m[1]!, opts) ? m[2]! : name;
+}
+
+/**
+ * "NATA Accreditation No. 8109", "Provider Nr 2042", "Licence # 5521": a number after an identifier's label
+ * (No., Nr., Number, #, ID) is that identifier, not a result; no test is named so.
+ */
+const IDENTIFIER_LABEL = /(?:^|\s)(?:No|Nr|Number|Num|ID|n°|nº)\.?$|#$/;
+/**
+ * "Target for patients at high risk: below 70 mg/dL", "Desirable: less than 200": a sentence whose words
+ * end in a comparison states a bound (a target, a cut-off), not a result of a test named by the words.
+ */
+const BOUND_PHRASE_END = /\b(?:below|above|under|over|less than|greater than|more than|up to|at least|at most)\s*:?$/i;
+
+/**
+ * "8.609  5.000 - 10.000 /µL", "273.000  150.000 - 400.000": a range whose every bound ends in ".000" is
+ * written with a point between thousands (no lab prints a range to three decimals of zeros), and a value
+ * beside it grouped the same way ("8.609") is read so too. Indonesian, Brazilian and other labs print
+ * counts so even where decimals take a point ("13.5 g/dL" on the same report).
+ */
+const THOUSANDS_BOUND = /^[1-9]\d{0,2}(?:\.\d{3})*\.000$/;
+const DOT_GROUPED = /^[1-9]\d{0,2}(?:\.\d{3})+$/;
+function readThousands(f: Fields): void {
+  const r = f.range;
+  if (!r || !f.value || r.min === undefined || r.max === undefined) return;
+  const bounds = r.text.match(/\d[\d.,]*/g) ?? [];
+  if (bounds.length !== 2 || !bounds.every((b) => THOUSANDS_BOUND.test(b))) return;
+  const [lo, hi] = bounds.map((b) => Number(b.replace(/\./g, ''))) as [number, number];
+  f.range = { ...r, min: lo, max: hi };
+  const printed = f.value.value;
+  if (f.value.type === 'numeric' && DOT_GROUPED.test(printed)) {
+    const n = printed.replace(/\./g, '');
+    f.value = { ...f.value, value: n, low: Number(n), high: Number(n) };
+  }
+}
+
 function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOptions): RowCandidate | undefined {
   if (!f.value) return undefined;
   if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = undefined;
-  const split = unitFromName(cleanName(name));
+  if (!opts.decimalComma) readThousands(f);
+  const split = unitFromName(withoutLeadingCode(cleanName(name), opts));
+  if (IDENTIFIER_LABEL.test(cleanName(name)) || BOUND_PHRASE_END.test(cleanName(name))) return undefined;
   // One letter is a name only in a name column, when the LOINC table knows it ("K" for potassium), or
   // with an ion's charge ("K+", as analysers print it), which no stray letter or flag carries.
   const ion = /^\p{Lu}(?:\+{1,2}|-)$/u.test(split.name);
@@ -487,7 +536,8 @@ export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undef
   }
   // The first chunk is the name when later chunks hold the value; else split inside the text.
   const first = tokenize(chunks[0]!.text, 0);
-  const firstIsName = !holdsValueAndUnit(first) || opts.isKnownName(chunks[0]!.text);
+  // A test's code alone in the first chunk ("NPU02192 | P-Glukose | 5,6") is not its name: the token reading joins and then drops it.
+  const firstIsName = (!holdsValueAndUnit(first) || opts.isKnownName(chunks[0]!.text)) && !isTestCode(chunks[0]!.text, opts);
   if (chunks.length >= 2 && /\p{L}/u.test(chunks[0]!.text) && firstIsName) {
     const rest = tokensOf(chunks.slice(1), 1, opts.decimalComma);
     const f = assignFields(rest, opts, rangeFirst(opts.layout));

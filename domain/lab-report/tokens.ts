@@ -108,12 +108,24 @@ export function joinSpacedUnits(text: string): string {
   return text
     .replace(/(?<![\w.,])[x×*]\s*10\s*(?:\^|\*|e|E)?\s*\d{1,2}\s*\/\s*[a-zµμ]+/gi, collapse)
     .replace(/(?<![\d.,])10\s*(?:\^|\*)\s*\d{1,2}\s*\/\s*[a-zµμ]+/gi, collapse)
-    .replace(/\/\s*1[.,]73\s*(?:m2|m²|m\^2|qm|sq\.?\s?m)/gi, collapse);
+    .replace(/\/\s*1[.,]73\s*(?:m2|m²|m\^2|qm|sq\.?\s?m)/gi, collapse)
+    // "x10^-3 IU/L", "×10⁻³ IU/L": a negative power of ten scaling the unit after it (Danish "10^-3 IU/L" for mIU/L).
+    // The power is marked (a leading "x", a caret, a superscript minus): "10-35 U/L" is a range and its unit.
+    .replace(/(?<![\w.,])(?:[x×*]\s*10\s*\^?\s*[-−⁻]|10\s*\^\s*[-−⁻]|10⁻)\s*[\d¹²³⁴⁵⁶⁷⁸⁹]{1,2}\s+[a-zµμ]+\/[a-zµμ]+/gi, collapse);
+}
+
+/**
+ * "umol/LAbove optimal", "mg/dLHigh": a unit ending in litres run into the capitalised word after it (a badge
+ * or flag drawn close beside it, joined by the text layer). The word starts where a capital follows "/L" or
+ * "/dL" and lower-case letters follow the capital; "/LPF" (all capitals) stays one unit.
+ */
+export function splitGluedUnit(text: string): string {
+  return text.replace(/(\/[dcmuµμn]?L)(?=\p{Lu}\p{Ll}{2,})/gu, '$1 ');
 }
 
 /** Tokens of one chunk. */
 export function tokenize(chunkText: string, chunk: number): Token[] {
-  const text = joinSpacedUnits(chunkText);
+  const text = splitGluedUnit(joinSpacedUnits(chunkText));
   const folded = foldSameLength(text);
   const tokens: Token[] = [];
   let pos = 0;

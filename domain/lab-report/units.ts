@@ -31,8 +31,11 @@ export function canonicalUnit(raw: string): string {
   u = u.replace(/\b([A-Za-z])\.([A-Za-z])\.(?=\/)/g, '$1$2'); // "E.U./dL" → "EU/dL"
   u = u.replace(/[µμ]/g, 'u').replace(/\bmc(g|l|mol)\b/gi, 'u$1');
   u = u.replace(/\s+/g, '');
-  u = u.replace(/^(?:x|×|\*)?10(?:\^|\*|e|E)?(\d{1,2})/, (_m, exp: string) => `10^${exp}`);
   u = u.replace(/²/g, '2').replace(/³/g, '3');
+  u = u.replace(/^(?:x|×|\*)?10(?:\^|\*|e|E)?(\d{1,2})/, (_m, exp: string) => `10^${exp}`);
+  u = u.replace(/^(?:(?:x|×|\*)10\^?[-−⁻]|10\^[-−⁻]|10⁻)(\d{1,2})/, (_m, exp: string) => `10^-${exp}`);
+  // "E9/l", "E12/l": the power of ten as Finnish and Swedish laboratories print it (10^9/L).
+  u = u.replace(/^E(\d{1,2})(?=\/)/, (_m, exp: string) => `10^${exp}`);
   return u;
 }
 
@@ -49,11 +52,13 @@ const KIND_RULES: KindRule[] = [
   { kind: 'mass-rate', test: /^(m|u|k)?g\/\(?24\.?h(r|rs)?\)?$|^(m|u|k)?g\/(d|day|24h|j)$/i },
   { kind: 'osmolality', test: /^m?osm(ol)?\/kg(h2o)?$/i },
   { kind: 'pressure', test: /^(mmhg|kpa)$/i },
-  { kind: 'esr', test: /^mm\/(h|hr|hour|1h|1sth|std)$/i },
+  // The hour in other languages: "mm/jam" (Indonesian, Malay), "mm/t" and "mm/tim" (Danish, Norwegian, Swedish), "mm/ora", "mm/hora", "mm/godz".
+  { kind: 'esr', test: /^mm\/(h|hr|hour|1h|1sth|std|jam|t|tim|time|ora|hora|godz)$/i },
   { kind: 'per-field', test: /^\/?(hpf|lpf|gf|gsf|champ|field|hpf\(?s?\)?)$|^(cells|per)\/?(hpf|lpf)$/i },
   { kind: 'count', test: /^(10\^\d{1,2}|g|t|giga|tera|k|m|thou|thousand|million|billion|tsd|mio|mill|tys|mln|cells?|x?10\^?\d)?\/(u?l|nl|pl|mm3|cumm|cmm|ul|cu\.?mm)$/i },
   // "milhões/mm³", "millones/mm3": the multiplier in Portuguese or Spanish.
-  { kind: 'count', test: /^(lakhs?|lacs?|millions?|thousands?|milh(õ|o)es|millones|milhares|miles)\/(cu\.?mm|cmm|mm3|u?l)$/i },
+  // "juta/µL", "ribu/µL": million and thousand in Indonesian and Malay; "milyon", "bin" in Turkish.
+  { kind: 'count', test: /^(lakhs?|lacs?|millions?|thousands?|milh(õ|o)es|millones|milhares|miles|juta|ribu|rb|milyon|bin)\/(cu\.?mm|cmm|mm3|u?l)$/i },
   { kind: 'count', test: /^(10\^\d{1,2}\/(u?l|l)|k\/ul|m\/ul|\/ul|\/nl|\/pl|\/mm3|t\/l|tsd\/ul|mio\/ul|cells\/ul)$/i },
   { kind: 'moles', test: /^(m|u|n|p|f)?mol\/(l|dl|ml)$|^m?e(q|val)\/l$/i },
   { kind: 'mass', test: /^(k|m|u|n|p)?g\/(l|dl|ml|100ml)$/i },
@@ -75,6 +80,9 @@ export function unitKind(raw: string): UnitKind | undefined {
   const u = canonicalUnit(raw);
   if (u === '') return undefined;
   if (u === 'G/L' || u === 'T/L' || u === 'Giga/L' || u === 'Tera/L') return 'count';
+  // "10^-3IU/L": a negative power of ten scales the unit after it; the quantity is that unit's.
+  const scaled = /^10\^-\d{1,2}(\D.*)$/.exec(u);
+  if (scaled) return unitKind(scaled[1]!);
   for (const rule of KIND_RULES) {
     if (rule.kind === 'count' && /^g\/l$/i.test(u)) continue; // lower-case g/L is grams
     if (rule.test.test(u)) return rule.kind;
