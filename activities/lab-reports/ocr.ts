@@ -34,12 +34,14 @@ const ALL_LANGUAGES = [...OCR_LANGUAGES, ...OCR_SECOND_LANGUAGES];
  * - `one-pass`: one reading with OCR_LANGUAGES (the default);
  * - `wide`: one reading with OCR_LANGUAGES and OCR_SECOND_LANGUAGES together;
  * - `second-pass`: one reading with OCR_LANGUAGES, then, when its text looks Portuguese, Czech or
- *   Polish (language.ts secondOcrLanguage()), a second reading with eng+<that language>, which is kept.
+ *   Polish (language.ts secondOcrLanguage()), a second reading with eng+<that language>, which is kept;
+ * - `second-pass-all`: the same, the second reading with OCR_LANGUAGES and that language.
  */
-export type OcrLanguageMode = 'one-pass' | 'wide' | 'second-pass';
+export type OcrLanguageMode = 'one-pass' | 'wide' | 'second-pass' | 'second-pass-all';
 export function ocrLanguageMode(env: Record<string, string | undefined> = process.env): OcrLanguageMode {
   const wanted = env.OCR_LANGUAGE_MODE?.trim().toLowerCase() || 'one-pass';
-  if (wanted !== 'one-pass' && wanted !== 'wide' && wanted !== 'second-pass') throw new Error(`OCR_LANGUAGE_MODE must be one-pass, wide or second-pass, not ${JSON.stringify(env.OCR_LANGUAGE_MODE)}`);
+  if (wanted !== 'one-pass' && wanted !== 'wide' && wanted !== 'second-pass' && wanted !== 'second-pass-all')
+    throw new Error(`OCR_LANGUAGE_MODE must be one-pass, wide, second-pass or second-pass-all, not ${JSON.stringify(env.OCR_LANGUAGE_MODE)}`);
   return wanted;
 }
 const languageMode = ocrLanguageMode();
@@ -49,9 +51,10 @@ export function firstPassLanguages(mode: OcrLanguageMode = languageMode): readon
 }
 /** The languages of a page's second reading, when one is made (`second-pass` only). */
 export function secondPassLanguages(firstReading: string[], mode: OcrLanguageMode = languageMode): readonly string[] | undefined {
-  if (mode !== 'second-pass') return undefined;
+  if (mode !== 'second-pass' && mode !== 'second-pass-all') return undefined;
   const lang = secondOcrLanguage(firstReading);
-  return lang ? ['eng', lang] : undefined;
+  if (!lang) return undefined;
+  return mode === 'second-pass' ? ['eng', lang] : [...OCR_LANGUAGES, lang];
 }
 export const OCR_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
 

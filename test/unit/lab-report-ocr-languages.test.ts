@@ -40,12 +40,14 @@ describe('OCR languages by mode', () => {
     expect(firstPassLanguages('wide')).toEqual([...OCR_LANGUAGES, ...OCR_SECOND_LANGUAGES]);
   });
 
-  it('reads a page again with English and the language it looks written in, in second-pass mode only', () => {
+  it('reads a page again with English and the language it looks written in, in the second-pass modes only', () => {
     expect(secondPassLanguages(POLISH, 'second-pass')).toEqual(['eng', 'pol']);
     expect(secondPassLanguages(PORTUGUESE, 'second-pass')).toEqual(['eng', 'por']);
     expect(secondPassLanguages(ENGLISH, 'second-pass')).toBeUndefined();
     expect(secondPassLanguages(POLISH, 'one-pass')).toBeUndefined();
     expect(secondPassLanguages(POLISH, 'wide')).toBeUndefined();
+    expect(secondPassLanguages(CZECH, 'second-pass-all')).toEqual([...OCR_LANGUAGES, 'ces']);
+    expect(secondPassLanguages(ENGLISH, 'second-pass-all')).toBeUndefined();
   });
 
   it('has every model it may use installed', async () => {
