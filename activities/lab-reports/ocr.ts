@@ -7,7 +7,6 @@ import type { Worker } from 'tesseract.js';
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { type TextLine, UNREADABLE } from '../../domain/lab-report/types.js';
 import { ocrQueueDepth } from '../../lib/metrics.js';
-import { secondOcrLanguage } from './language.js';
 import { cleanWord, joinUnitPieces, repairLineCells, repairUnit } from './ocr-text.js';
 import { nativeReadNumbers, nativeReadPage, nativeTesseractAvailable } from './tesseract-native.js';
 
@@ -24,38 +23,6 @@ import { nativeReadNumbers, nativeReadPage, nativeTesseractAvailable } from './t
  */
 
 export const OCR_LANGUAGES = ['eng', 'deu', 'fra'] as const;
-/** Models a page may be read with besides OCR_LANGUAGES (see ocrLanguageMode()). */
-export const OCR_SECOND_LANGUAGES = ['por', 'ces', 'pol'] as const;
-/** Every model the language dirs hold. */
-const ALL_LANGUAGES = [...OCR_LANGUAGES, ...OCR_SECOND_LANGUAGES];
-
-/**
- * How pages are read, by language (OCR_LANGUAGE_MODE, for measuring; see NOTES-h-lang.md):
- * - `one-pass`: one reading with OCR_LANGUAGES (the default);
- * - `wide`: one reading with OCR_LANGUAGES and OCR_SECOND_LANGUAGES together;
- * - `second-pass`: one reading with OCR_LANGUAGES, then, when its text looks Portuguese, Czech or
- *   Polish (language.ts secondOcrLanguage()), a second reading with eng+<that language>, which is kept;
- * - `second-pass-all`: the same, the second reading with OCR_LANGUAGES and that language.
- */
-export type OcrLanguageMode = 'one-pass' | 'wide' | 'second-pass' | 'second-pass-all';
-export function ocrLanguageMode(env: Record<string, string | undefined> = process.env): OcrLanguageMode {
-  const wanted = env.OCR_LANGUAGE_MODE?.trim().toLowerCase() || 'one-pass';
-  if (wanted !== 'one-pass' && wanted !== 'wide' && wanted !== 'second-pass' && wanted !== 'second-pass-all')
-    throw new Error(`OCR_LANGUAGE_MODE must be one-pass, wide, second-pass or second-pass-all, not ${JSON.stringify(env.OCR_LANGUAGE_MODE)}`);
-  return wanted;
-}
-const languageMode = ocrLanguageMode();
-/** The languages of a page's first reading. */
-export function firstPassLanguages(mode: OcrLanguageMode = languageMode): readonly string[] {
-  return mode === 'wide' ? ALL_LANGUAGES : OCR_LANGUAGES;
-}
-/** The languages of a page's second reading, when one is made (`second-pass` only). */
-export function secondPassLanguages(firstReading: string[], mode: OcrLanguageMode = languageMode): readonly string[] | undefined {
-  if (mode !== 'second-pass' && mode !== 'second-pass-all') return undefined;
-  const lang = secondOcrLanguage(firstReading);
-  if (!lang) return undefined;
-  return mode === 'second-pass' ? ['eng', lang] : [...OCR_LANGUAGES, lang];
-}
 export const OCR_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
 
 export type OcrEngine = 'native' | 'wasm';
@@ -113,7 +80,7 @@ function removeDir(dir: string): void {
 function languageDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'labflow-tessdata-'));
   liveDirs.add(dir);
-  for (const code of ALL_LANGUAGES) {
+  for (const code of OCR_LANGUAGES) {
     const pkg = require(`@tesseract.js-data/${code}`) as { langPath: string };
     const file = join(`${pkg.langPath}_best_int`, `${code}.traineddata.gz`);
     if (!existsSync(file)) throw new Error(`OCR language data missing: ${file}`);
@@ -144,14 +111,15 @@ function start(): Promise<Running> {
     const dir = languageDir();
     lastThread = null;
     try {
-      const worker = await createWorker(firstPassLanguages().join('+'), OEM.LSTM_ONLY, {
+      const worker = await createWorker(OCR_LANGUAGES.join('+'), OEM.LSTM_ONLY, {
         langPath: dir,
         gzip: true,
         // Never read or write a cache of the models in the working directory.
         cacheMethod: 'none',
         errorHandler: () => {},
       });
-      await setPageParameters(worker);
+      // One uniform block: a report's table rows come out as whole lines, left to right.
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '1' });
       return { worker, dir, thread: lastThread, generation };
     } catch (err) {
       removeDir(dir);
@@ -160,24 +128,6 @@ function start(): Promise<Running> {
   });
   starting = made.catch(() => undefined);
   return made;
-}
-
-/** One uniform block: a report's table rows come out as whole lines, left to right. */
-const setPageParameters = (worker: Worker) => worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '1' });
-
-const lineTexts = (lines: { words: { text: string }[] }[]) => lines.map((l) => l.words.map((w) => w.text).join(' '));
-
-/**
- * The page read again with `languages` by the same worker, which then goes back to the first pass's
- * models (loaded once per worker: switching re-initialises tesseract, it does not read the files again).
- */
-async function readAgain(worker: Worker, pixels: Buffer, languages: readonly string[]): Promise<OcrLine[]> {
-  await worker.reinitialize(languages.join('+'), OEM.LSTM_ONLY);
-  await setPageParameters(worker);
-  const lines = linesOf((await timed(worker.recognize(pixels, {}, { blocks: true, text: false }), 'a page')).data);
-  await worker.reinitialize(firstPassLanguages().join('+'), OEM.LSTM_ONLY);
-  await setPageParameters(worker);
-  return lines;
 }
 
 /** A new worker in the pool's place `size` already counts. */
@@ -367,8 +317,6 @@ export async function recognize(image: Canvas, scale = 1, engine: OcrEngine = oc
     let lines: OcrLine[];
     try {
       lines = linesOf((await timed(reader.worker.recognize(pixels, {}, { blocks: true, text: false }), 'a page')).data);
-      const again = secondPassLanguages(lineTexts(lines));
-      if (again) lines = await readAgain(reader.worker, pixels, again);
     } catch (err) {
       await end(reader); // a worker in an unknown state is not reused
       throw err;
@@ -533,9 +481,7 @@ async function recognizeNative(image: Canvas, scale: number): Promise<OcrPage> {
     await nativeSlot();
     const slots = [0];
     try {
-      let lines = (await nativeReadPage(pixels, firstPassLanguages(), PAGE_TIMEOUT_MS)) as OcrLine[];
-      const again = secondPassLanguages(lineTexts(lines));
-      if (again) lines = (await nativeReadPage(pixels, again, PAGE_TIMEOUT_MS)) as OcrLine[];
+      const lines = (await nativeReadPage(pixels, OCR_LANGUAGES, PAGE_TIMEOUT_MS)) as OcrLine[];
       const pending = pendingNumbers(lines);
       if (pending.length > 4 && spareNativeSlot()) slots.push(1);
       const crops = pending.map((p) => REREAD_HEIGHTS.map((h) => cropWord(image, p.crop, h)));

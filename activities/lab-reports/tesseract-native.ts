@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,28 +51,19 @@ export function nativeTesseractAvailable(): boolean {
 }
 
 let dataDir: string | undefined;
-/**
- * A private temp dir (one per process) holding the models of `languages`, unzipped from the
- * tesseract.js data packages when first asked for: a page read again with another language's model
- * (ocr.ts secondPassLanguages()) adds that model then.
- */
+/** The models of `languages`, unzipped from the tesseract.js data packages into a private temp dir (once per process). */
 function tessdataDir(languages: readonly string[]): string {
-  if (!dataDir || !existsSync(dataDir)) {
-    const dir = mkdtempSync(join(tmpdir(), 'labflow-tessdata-native-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    dataDir = dir;
-  }
+  if (dataDir && existsSync(dataDir)) return dataDir;
+  const dir = mkdtempSync(join(tmpdir(), 'labflow-tessdata-native-'));
   for (const code of languages) {
-    const target = join(dataDir, `${code}.traineddata`);
-    if (existsSync(target)) continue;
     const pkg = require(`@tesseract.js-data/${code}`) as { langPath: string };
     const file = join(`${pkg.langPath}_best_int`, `${code}.traineddata.gz`);
     if (!existsSync(file)) throw new Error(`OCR language data missing: ${file}`);
-    // Written under another name first: a process reading the dir never sees half a model.
-    writeFileSync(`${target}.part`, gunzipSync(readFileSync(file)));
-    renameSync(`${target}.part`, target);
+    writeFileSync(join(dir, `${code}.traineddata`), gunzipSync(readFileSync(file)));
   }
-  return dataDir;
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  dataDir = dir;
+  return dir;
 }
 
 /** Runs tesseract with `args`, `input` on stdin; its stdout. Killed after `timeoutMs`. */
