@@ -162,4 +162,18 @@ export const CHEMISTRY: LoincEntry[] = [
   row('3034-6', 'Transferrin [Mass/volume] in Serum or Plasma', 'Transferrin', 'Ser/Plas', 'mg/dL|g/L', ...TRF, 'iron'),
   row('22674-6', 'Transferrin [Moles/volume] in Serum or Plasma', 'Transferrin', 'Ser/Plas', 'umol/L', ...TRF, 'iron'),
   row('4542-7', 'Haptoglobin [Mass/volume] in Serum or Plasma', 'Haptoglobin', 'Ser/Plas', 'mg/dL|g/L', 'Haptoglobin', 'Haptoglobin', 'Haptoglobine', 'iron'),
+
+  // Therapeutic drug levels and toxicology (serum or plasma; tacrolimus in whole blood)
+  row('14334-7', 'Lithium [Moles/volume] in Serum or Plasma', 'Lithium', 'Ser/Plas', 'mmol/L|mEq/L', 'Lithium|Lithium level|Serum lithium', 'Lithium', 'Lithium|Lithémie', 'chem'),
+  row('10535-3', 'Digoxin [Mass/volume] in Serum or Plasma', 'Digoxin', 'Ser/Plas', 'ng/mL|ug/L', 'Digoxin|Digoxin level', 'Digoxin', 'Digoxine|Digoxinémie', 'chem'),
+  row('3968-5', 'Phenytoin [Mass/volume] in Serum or Plasma', 'Phenytoin', 'Ser/Plas', 'ug/mL|mg/L', 'Phenytoin|Phenytoin, total|Phenytoin total|Dilantin', 'Phenytoin', 'Phénytoïne', 'chem'),
+  row('4086-5', 'Valproate [Mass/volume] in Serum or Plasma', 'Valproate', 'Ser/Plas', 'ug/mL|mg/L', 'Valproic acid|Valproate|Valproic acid level', 'Valproinsäure|Valproat', 'Acide valproïque|Valproate', 'chem'),
+  row('3432-2', 'Carbamazepine [Mass/volume] in Serum or Plasma', 'Carbamazepine', 'Ser/Plas', 'ug/mL|mg/L', 'Carbamazepine|Carbamazepine level', 'Carbamazepin', 'Carbamazépine', 'chem'),
+  row('4049-3', 'Theophylline [Mass/volume] in Serum or Plasma', 'Theophylline', 'Ser/Plas', 'ug/mL|mg/L', 'Theophylline|Theophylline level', 'Theophyllin', 'Théophylline', 'chem'),
+  row('4092-3', 'Vancomycin [Mass/volume] in Serum or Plasma --trough', 'Vancomycin (trough)', 'Ser/Plas', 'ug/mL|mg/L', 'Vancomycin trough|Vancomycin, trough|Vancomycin pre-dose', 'Vancomycin Talspiegel', 'Vancomycine résiduelle|Vancomycine vallée', 'chem'),
+  row('20578-1', 'Vancomycin [Mass/volume] in Serum or Plasma', 'Vancomycin', 'Ser/Plas', 'ug/mL|mg/L', 'Vancomycin|Vancomycin level|Vancomycin random', 'Vancomycin', 'Vancomycine', 'chem', 2),
+  row('11253-2', 'Tacrolimus [Mass/volume] in Blood', 'Tacrolimus', 'Bld', 'ng/mL|ug/L', 'Tacrolimus|FK506|Tacrolimus trough|Tacrolimus level', 'Tacrolimus', 'Tacrolimus', 'chem'),
+  row('5643-2', 'Ethanol [Mass/volume] in Serum or Plasma', 'Ethanol', 'Ser/Plas', 'mg/dL|g/L', 'Ethanol|Alcohol|Ethyl alcohol|Blood alcohol', 'Ethanol|Alkohol', 'Éthanol|Alcoolémie', 'chem'),
+  row('3298-7', 'Acetaminophen [Mass/volume] in Serum or Plasma', 'Acetaminophen', 'Ser/Plas', 'ug/mL|mg/L', 'Acetaminophen|Paracetamol|Tylenol', 'Paracetamol', 'Paracétamol', 'chem'),
+  row('4024-6', 'Salicylates [Mass/volume] in Serum or Plasma', 'Salicylate', 'Ser/Plas', 'mg/dL|mg/L', 'Salicylate|Salicylates|Aspirin level', 'Salicylat|Salicylate', 'Salicylate|Salicylémie', 'chem'),
 ];
