@@ -6,8 +6,8 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type EventRow = typeof outboxEvents.$inferSelect;
 
-/** SQL: does the endpoint (a `webhook_endpoints` row) want events of `type` (exact filters, dotted prefixes, or no filters)? */
-export const endpointWants = (type: string) =>
+/** SQL: does the endpoint (a `webhook_endpoints` row) want events of `type` (a value, or a column; exact filters, dotted prefixes, or no filters)? */
+export const endpointWants = (type: string | SQL) =>
   sql`(cardinality(${webhookEndpoints.eventTypes}) = 0 or exists (
         select 1 from unnest(${webhookEndpoints.eventTypes}) f
         where f = ${type} or (right(f, 1) = '.' and starts_with(${type}, f))))`;
