@@ -1,5 +1,5 @@
 /**
- * npm run bench:parser [-- --verbose] [-- --only <text>] [-- --kind text|photo|scan|ocr] [-- --cache <dir>] [-- --jobs <n>] — runs every report of the evaluation corpus
+ * npm run bench:parser [-- --verbose] [-- --only <text>[,<text>…]] [-- --kind text|photo|scan|ocr] [-- --cache <dir>] [-- --jobs <n>] — runs every report of the evaluation corpus
  * (test/fixtures/lab-report-corpus, made by `npm run corpus:lab-reports`) through the real pipeline
  * (activities/lab-reports extraction: pdfjs text layer or tesseract OCR; then parseLabReport with LOINC
  * matching) and scores it against the hand-checked ground truth, separately for text PDFs and for
@@ -29,7 +29,8 @@ import type { ParsingJobMime } from '../workflows/lab-report/definitions.js';
 const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'lab-report-corpus');
 const args = process.argv.slice(2);
 const VERBOSE = args.includes('--verbose');
-const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+/** `--only a,b`: reports whose id contains any of the comma-separated texts (a family's name, a report's id). */
+const ONLY = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '').split(',').filter(Boolean) : undefined;
 const KIND = args.includes('--kind') ? args[args.indexOf('--kind') + 1] : undefined;
 const CACHE = args.includes('--cache') ? args[args.indexOf('--cache') + 1] : undefined;
 const LOO = args.includes('--loo');
@@ -357,7 +358,7 @@ const kindWanted = (kind: string) => !KIND || kind === KIND || (KIND === 'ocr' &
 
 async function main(): Promise<number> {
   const manifest = JSON.parse(readFileSync(join(CORPUS, 'manifest.json'), 'utf8')) as CorpusManifest;
-  const entries = manifest.reports.filter((r) => (!ONLY || r.id.includes(ONLY)) && kindWanted(kindOf({ id: r.id, kind: r.kind } as ReportTruth)));
+  const entries = manifest.reports.filter((r) => (!ONLY?.length || ONLY.some((text) => r.id.includes(text))) && kindWanted(kindOf({ id: r.id, kind: r.kind } as ReportTruth)));
   const kinds = new Map<string, Tally>();
   const text = tally();
   const ocr = tally();
