@@ -9,6 +9,7 @@
  * analyte that the context cannot separate keep the table's preference (rank) and lose a little
  * confidence, so a guess is never reported as sure.
  */
+import { editDistance } from './edit-distance.js';
 import { LOINC_TABLE, type LoincEntry, type LoincSystem } from './loinc-table.js';
 import { panelTagsIn, quantityCueIn, type SpecimenHint, specimenHintIn } from './match-context.js';
 import { foldText } from './text.js';
@@ -99,24 +100,6 @@ function buildIndex(): AliasKey[] {
 }
 
 const INDEX = buildIndex();
-
-/** Levenshtein distance, stopping early once it exceeds `max`. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      cur.push(v);
-      rowMin = Math.min(rowMin, v);
-    }
-    if (rowMin > max) return max + 1;
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
 
 /** Tokens equal, or close enough for OCR slips on long words (short tokens and numbers must be exact). */
 function tokensMatch(a: string, b: string): boolean {

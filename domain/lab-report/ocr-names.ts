@@ -5,6 +5,7 @@
  * one short word makes it a known test name (an alias of the LOINC table), and no other swap makes a
  * different one: like units, names are repaired only into what the table knows.
  */
+import { editDistance } from './edit-distance.js';
 import { matchLoinc } from './loinc-match.js';
 import { LOINC_TABLE } from './loinc-table.js';
 import { foldText } from './text.js';
@@ -97,25 +98,8 @@ const SPLITS = new Map([
 ]);
 
 /** Edit distance where a look-alike swap or split costs 0.5, stopping once past `max`. */
-function shapeDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > 2 * max) return max + 1;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    let rowMin = Infinity;
-    for (let j = 1; j <= b.length; j++) {
-      const x = a[i - 1]!;
-      const y = b[j - 1]!;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (x === y ? 0 : ALIKE.has(x + y) ? 0.5 : 1));
-      if (i >= 2 && SPLITS.get(a.slice(i - 2, i)) === y) v = Math.min(v, d[i - 2]![j - 1]! + 0.5);
-      if (j >= 2 && SPLITS.get(b.slice(j - 2, j)) === x) v = Math.min(v, d[i - 1]![j - 2]! + 0.5);
-      d[i]![j] = v;
-      rowMin = Math.min(rowMin, v);
-    }
-    if (rowMin > max) return max + 1;
-  }
-  return d[a.length]![b.length]!;
-}
+const shapeDistance = (a: string, b: string, max: number): number =>
+  editDistance(a, b, max, { substitution: (x, y) => (ALIKE.has(x + y) ? 0.5 : 1), merges: SPLITS, mergeCost: 0.5 });
 
 const fold = (s: string) => foldText(s).toLowerCase().replace(/ł/g, 'l');
 
