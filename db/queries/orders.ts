@@ -42,6 +42,9 @@ export interface StepsWritten {
   order?: Record<string, unknown>;
 }
 
+/** Thrown inside a creation's transaction when the order existed already: rolls back its pipelined steps. */
+const NOT_CREATED = Symbol('the order exists already');
+
 /**
  * Inserts a new order with its first event (`ordered`), the statuses that follow at once (`then`, e.g.
  * `awaiting_registration`) and their webhook events, telling which endpoints got work. Idempotent: a retry
@@ -49,9 +52,6 @@ export interface StepsWritten {
  * step in `then`): the order with its transaction, event 1 and idempotency key, read back with its payload's
  * parts in the same statement; then every webhook event of the write in one statement.
  */
-/** Thrown inside a creation's transaction when the order existed already: rolls back its pipelined steps. */
-const NOT_CREATED = Symbol('the order exists already');
-
 export async function recordOrderCreation(
   db: DbOrTx,
   order: NewOrder,
