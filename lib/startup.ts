@@ -8,7 +8,6 @@ export class StartupError extends Error {
   override name = 'StartupError';
 }
 
-/** True when nothing listens on 127.0.0.1:`port` (we could bind it ourselves). */
 /** A port free on loopback now (the OS picks it; another program may take it before it is used). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -21,6 +20,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** True when nothing listens on 127.0.0.1:`port` (we could bind it ourselves). */
 export async function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const srv = createServer();

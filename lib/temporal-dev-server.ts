@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { assertPortFree, oneLine, StartupError } from './startup.js';
+import { assertPortFree, freePort, oneLine, StartupError } from './startup.js';
 import { findOrInstallTemporalCli } from './temporal-cli.js';
 import { searchAttributeFlags } from '../domain/search-attributes.js';
 
@@ -79,6 +79,15 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Te
   }
 
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'error'];
+  // Its HTTP API and metrics ports chosen here, apart from ours: left to the CLI, a "random free port" was once
+  // the frontend's own port (free until the frontend took it), and the server failed at start.
+  const taken = new Set([opts.port, opts.uiPort]);
+  for (const flag of ['--http-port', '--metrics-port']) {
+    let port = await freePort();
+    while (taken.has(port)) port = await freePort();
+    taken.add(port);
+    args.push(flag, String(port));
+  }
   for (const ns of new Set([opts.namespace, ...(opts.extraNamespaces ?? [])])) {
     if (ns !== 'default') args.push('--namespace', ns);
   }
