@@ -7,7 +7,8 @@
  *
  * Settings: BENCH_CONNECTIONS (64), BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_POOL (10),
  * BENCH_LOG_LEVEL (info, the service's default: a line per request to its log file), BENCH_ROUNDS (1; more rounds alternate the order),
- * BENCH_CPU_PROFILE=<file.cpuprofile> (a CPU profile of the full API's process over the whole run).
+ * BENCH_CPU_PROFILE=<file.cpuprofile> (a CPU profile of the full API's process over the whole run, and the bare
+ * route's in <file.cpuprofile>.bare.cpuprofile).
  * Prints req/s, p50/p99 latency, the servers' CPU time per request, the ratio full/bare req/s
  * (target ≥ 0.8) and the ratio of CPU per request bare/full (steadier on a shared machine). Every answer
  * must be a 200 (else exit 1); a missed target still exits 0.
@@ -131,9 +132,11 @@ async function main() {
     const loadAfter = loadavg()[0]!;
     if (process.env.BENCH_CPU_PROFILE) {
       // The full API's profile since it started (warm-ups included); open it in Chrome's DevTools or re-read it.
-      const written = new Promise<string>((resolve) => createInterface({ input: full.child.stdout! }).once('line', resolve));
-      full.child.kill('SIGUSR2');
-      log(`CPU profile of the full API written to ${await written}`);
+      for (const [server, name] of [[full, 'full API'], [bare, 'bare route']] as const) {
+        const written = new Promise<string>((resolve) => createInterface({ input: server.child.stdout! }).once('line', resolve));
+        server.child.kill('SIGUSR2');
+        log(`CPU profile of the ${name} written to ${await written}`);
+      }
     }
 
     const cpu = (f: Figures) => (f.cpuUs === undefined ? '—' : `${f.cpuUs.toFixed(0)} µs`);
