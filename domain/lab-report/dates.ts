@@ -91,11 +91,14 @@ const DATE_IN_TEXT = /(?<![\d.,])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]
 /** Words that mark a US document (US spelling, US lab names and identifiers). Tested on folded text. */
 const US_WORDS = /\b(hemoglobin|hematocrit|hematology|color|zip|quest diagnostics|labcorp|clia|npi)\b/g;
 /** Printed forms that mark a US document: ", NC 27713" (state + ZIP), "15:16 ET" (a US time zone after a time). */
-const US_FORMS = /,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AP]M\s*)?[ECMP][SD]?T\b/g;
+// A month's name before the day ("Dec 04 2024", "December 4, 2024") is the US order written out.
+const US_FORMS =
+  /,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AP]M\s*)?[ECMP][SD]?T\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? \d{4}\b/g;
 /** Words that mark a UK document (British spelling, NHS). Tested on folded text. */
 const UK_WORDS = /\b(haemoglobin|haematocrit|haematology|colour|nhs|postcode|labour|oestradiol)\b/g;
 /** Printed forms that mark a UK document: a postcode ("SW1A 1AA", "M1 2AB"). */
-const UK_FORMS = /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/g;
+// The day before a month's name ("4 December 2024", "04-Dec-2024") is the UK order written out.
+const UK_FORMS = /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b\d{1,2}[ -](?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?[ -]\d{4}\b/g;
 
 /** How many signs of `words` (in folded text) and `forms` (in printed text) the document has. */
 function countSigns(text: string, folded: string, words: RegExp, forms: RegExp): number {

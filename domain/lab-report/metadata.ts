@@ -34,7 +34,7 @@ const LABELS: LabelRule[] = [
   { field: 'lastFirst', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${LAST_FIRST}\b`) },
   { field: 'firstLast', re: new RegExp(String.raw`\b(?:patient(?:'s)? )?${FIRST_LAST}\b`) },
   // "Tgl. Lahir / Umur: 08-04-1990 / 35 th", "DOB / Age: 03/02/1961 (63)": one label for both, the date first.
-  { field: 'dob', re: /\b(date of birth|birth ?date|d\.?o\.?b\.?|geburtsdatum|geb\.?-?datum|geboren am|date de naissance|nee? le|ne\(e\) le|ddn|fecha de nacimiento|f\. nacimiento|data di nascita|nat[oa] il|data urodzenia|fodelsedatum|fodselsdato|geboortedatum|dogum tarihi|datum narozeni|data nasterii|szuletesi (?:datum|ido)|szul\. ?datum|syntymaaika|syntymapaiva|tgl\.? lahir|tanggal lahir|tarikh lahir)(?: ?\/ ?(?:age|umur|usia|alter|edad|eta|idade|wiek|ika|kor))?\b/ },
+  { field: 'dob', re: /\b(date of birth|birth ?date|d\.?o\.?b\.?|geburtsdatum|geb\.?-?datum|geboren am|date de naissance|nee? le|ne\(e\) le|ddn|fecha de nacimiento|f\. nacimiento|data di nascita|nat[oa] il|data urodzenia|fodelsedatum|fodselsdato|geboortedatum|dogum tarihi|datum narozeni|data nasterii|szuletesi (?:datum|ido)|szul\. ?datum|syntymaaika|syntymapaiva|tgl\.? lahir|tanggal lahir|tarikh lahir|data de nascimento|data nasc\.?|dt\.? ?nasc\.?|fecha nac\.?|f\. ?nac\.?)(?: ?\/ ?(?:age|umur|usia|alter|edad|eta|idade|wiek|ika|kor))?\b/ },
   // A Swedish personal identity number begins with the birth date ("19650412-1234"; see dobOfPersonalNumber).
   { field: 'personalNumber', re: /\b(personnummer|personnr\.?|person-?nr\.?)(?![a-z])/, needsSeparator: true },
   // Danish CPR, Norwegian fødselsnummer and Finnish henkilötunnus begin with the birth date day first
@@ -44,6 +44,9 @@ const LABELS: LabelRule[] = [
   // A Czech or Slovak birth number ("rodné číslo") begins with the birth date too ("655412/1234"; see dobOfBirthNumber).
   { field: 'birthNumber', re: /\b(rodne cislo|rodne c\.)(?![a-z])/, needsSeparator: true },
   // Turkish: "Hasta Adı Soyadı" (the patient's given names, then the family name).
+  // "Imię i nazwisko" (Polish), "Ime i prezime" (Croatian, Serbian, Bosnian): given names first; "Prezime i ime" the other way.
+  { field: 'firstLast', re: /\b(imie i nazwisko|ime i prezime)\b/ },
+  { field: 'lastFirst', re: /\b(nazwisko i imie|prezime i ime)\b/ },
   { field: 'firstLast', re: /\b(?:hasta )?ad[iı] soyad[iı](?![a-z])/ },
   { field: 'lastName', re: /\b(last name|surname|family name|nachname|familienname|nom de famille|nom de naissance|nom d'usage)\b/ },
   { field: 'firstName', re: /\b(first name|given names?|forename|vorname|prenoms?)\b/ },
@@ -65,7 +68,9 @@ const LABELS: LabelRule[] = [
   // Hungarian reports print the family name first after "Név" ("Név: Kovács Péter").
   { field: 'lastFirst', re: /\b(nev|beteg neve|paciens neve)\b/, needsSeparator: true },
   { field: 'lastName', re: /\b(nom)\b/, needsSeparator: true },
-  { field: 'fullName', re: /\b(name|patient|paciente|paziente|namn|pacient|pacientka|navn|potilas|nama|pasien)\b/, needsSeparator: true },
+  // Consumer reports name the person "Member" / "Member name"; Dutch "Naam", Portuguese and Italian "Nome", Finnish
+  // "Nimi", Czech "Jméno", Slovak "Meno".
+  { field: 'fullName', re: /\b(name|patient|paciente|paziente|namn|pacient|pacientka|navn|potilas|nama|pasien|naam|nome|nimi|jmeno|meno|member(?: name)?)\b/, needsSeparator: true },
 ];
 
 interface LabelHit {
@@ -189,7 +194,8 @@ function collectFields(lines: MetadataLine[]): Found {
 
 /** Courtesy titles and honorifics: printed around a patient's name, never part of it. */
 // "Tn." / "Ny." / "Nn." / "Sdr." (Indonesian, Malay: Tuan, Nyonya, Nona, Saudara); "Hr." / "Fru" (Danish, Norwegian).
-const TITLE_WORD = /^(mr|mrs|ms|mx|miss|dr|prof|herr|frau|mme|mlle|monsieur|madame|tn|ny|nn|sdr|sdri|hr|fru)\.?$/i;
+// "Dhr." / "Mevr." / "Mw." (Dutch), "Sr." / "Sra." / "Srta." (Spanish, Portuguese), "Sig." / "Sig.ra" (Italian).
+const TITLE_WORD = /^(mr|mrs|ms|mx|miss|dr|prof|herr|frau|mme|mlle|monsieur|madame|tn|ny|nn|sdr|sdri|hr|fru|dhr|mevr|mw|sra|srta|sig|sig\.ra|sigra)\.?$/i;
 /** Generational suffixes ("SMITH, JOHN JR"): not a given name. */
 const SUFFIX_WORD = /^(jr|sr|ii|iii|iv)\.?$/i;
 /** Lower-case particles that belong to the family name ("Anna van der Berg", "Marie de la Tour"). */
@@ -278,10 +284,13 @@ function plausibleName(s: string | undefined): s is string {
   return s !== undefined && /\p{L}{2,}/u.test(s) && !/\d/.test(s) && s.length <= 60;
 }
 
-/** Cells of a line: the column gaps `lineText` keeps as runs of spaces. */
+/**
+ * Cells of a line: the column gaps `lineText` keeps as runs of spaces, and fields a portal prints in one
+ * run with a middle dot or bar between them ("Karen Brown · DOB: 11/01/1951").
+ */
 function cellsOf(text: string): string[] {
   return text
-    .split(/\s{3,}|\t/)
+    .split(/\s{3,}|\t|\s[·•|]\s/)
     .map(squash)
     .filter((c) => c !== '');
 }
@@ -356,7 +365,7 @@ function bannerName(lines: MetadataLine[]): string | undefined {
 
 /** Words naming a laboratory or the institution it belongs to (tested on folded text). */
 const LAB_WORDS =
-  /\b(lab\w*|\w*labs?|laborator\w*|bio(?:log|lab|med|scien|group|path)\w*|diagnost\w*|patholog\w*|hospital\w*|hopital\w*|krankenhaus|hastane\w*|nemocnic\w*|\w*klinik\w*|clinical|medical|medizin\w*|health\w*|sciences?|institut\w*|\w*praxis|centre|center|zentrum|mvz|lbm|quest|eurofins|cerba\w*|sonic|limbach|amedes|inovie|unilabs|synlab)\b/;
+  /\b(lab\w*|\w*labs?|laborator\w*|bio(?:log|lab|med|scien|group|path)\w*|diagnost\w*|patholog\w*|hospital\w*|hopital\w*|krankenhaus|hastane\w*|nemocnic\w*|\w*klinik\w*|klinisk\w*|clinic\w*|\w*sjukhus\w*|\w*sykehus\w*|\w*ziekenhuis|ospedal\w*|szpital\w*|korhaz\w*|\w*spital\w*|\w*sairaala\w*|rumah sakit|clinical|medical|medizin\w*|health\w*|sciences?|institut\w*|\w*praxis|centre|center|zentrum|mvz|lbm|quest|eurofins|cerba\w*|sonic|limbach|amedes|inovie|unilabs|synlab)\b/;
 /** Descriptor words: a line made only of these ("LABORATOIRE DE BIOLOGIE MÉDICALE") names no lab. */
 const GENERIC_WORD =
   /^(laboratoire|laboratoires|laboratory|laboratories|lab|labs|labor|laboratoriumsmedizin|de|des|du|d|la|le|l|et|biologie|medicale|medicales|analyses|department|departement|dept|division|services?|section|unit|of|and|the|for|fur|und|pathology|medicine|medizin|clinical|biochemistry|chemistry|haematology|hematology|microbiology|immunology|blood|sciences?|facharzte|facharzt|arzte|klinische|chemie|patient|portal|test|tests)$/;
@@ -381,11 +390,24 @@ function orgNameShape(text: string, sentenceCase = false): boolean {
   if (TITLE_WORDS.test(folded)) return false;
   const foldedWords = folded.split(/[\s'’&-]+/).filter((w) => w !== '');
   if (foldedWords.every((w) => GENERIC_WORD.test(w.replace(/[.,]/g, '')))) return false;
-  const connector = /^(de|des|du|d['’].*|l['’].*|la|le|of|and|the|for|für|und|et|am|an|im|z|o\.o\.|ve|a|i|y|e|di|del|della|da|do|van|von|der)$/u;
+  // (a dash between a department and its hospital: "Blood Sciences – Immunoassay, North Downs University Hospital")
+  const connector = /^(de|des|du|d['’].*|l['’].*|la|le|of|and|the|for|für|und|et|am|an|im|z|o\.o\.|ve|a|i|y|e|di|del|della|da|do|van|von|der|[–—])$/u;
   // Sentence case ("Ústav laboratorní medicíny, Fakultní nemocnice Ostrava", as Czech, Polish and other
   // institutions write their names): each comma-separated part begins with a capital.
   if (sentenceCase) return text.split(/,\s*/).every((part) => /^[\p{Lu}]/u.test(part));
   return words.every((w) => /^[\p{Lu}\d&'’(-]/u.test(w) || connector.test(w));
+}
+
+/** A doctor's or professor's title leading a cell: a person, not an organisation. */
+const PERSON_TITLE = /^(dr|prof|docteur|doktor|dra)\.?\s/i;
+
+/**
+ * An analyser's model printed before the unit that runs it ("ABL90 FLEX PLUS Critical Care Unit, …"): words in
+ * capitals, one of them a model code (letters and digits in one word), before a mixed-case name.
+ */
+function withoutDeviceModel(text: string): string {
+  const m = /^(?:[\p{Lu}\d-]+\s+)+(?=\p{Lu}\p{Ll})/u.exec(text);
+  return m && m[0].split(/\s+/).some((w) => /\p{Lu}/u.test(w) && /\d/.test(w)) ? text.slice(m[0].length) : text;
 }
 
 /** Looks like a person with credentials ("T. Nakamura, MLS(ASCP)", "Emily Chen, DO"): not a lab. */
@@ -427,19 +449,35 @@ function escapeRe(s: string): string {
  */
 function letterhead(lines: MetadataLine[]): string {
   const page1 = lines.filter((l) => l.page === lines[0]?.page).slice(0, 6);
+  let labelled = 0;
   for (const line of page1) {
-    if (findLabels(foldSameLength(line.text))[0]?.start === 0) break; // the labelled fields begin
+    // The labelled fields begin (a consumer report may print one, "Member: …", above its letterhead).
+    if (findLabels(foldSameLength(line.text))[0]?.start === 0) {
+      if (++labelled >= 2) break;
+      continue;
+    }
     const cells = cellsOf(line.text);
     const options = [...new Set([cells.join(' '), cells[0] ?? ''])].filter((o) => orgNameShape(o));
     for (const option of options) {
       const again = option.includes(' ') ? printedElsewhere(option, lines, line) : undefined;
       if (again) return again;
     }
+    // A name the print spaced out into cells ("ST. BRENDAN'S REGIONAL   MEDICAL   CENTER   LABORATORY",
+    // "Coastal   Pathology Network — Cumulative Report"): the first cell or two of them are lone words, and
+    // the cells joined (then cut at a dash before a title) make the name. (One lone word after a name is a
+    // department beside it: "Universitätsklinikum Freiburg   Zentrallabor".)
+    const lone = cells.map((c) => /^[\p{L}.'’&]+$/u.test(c));
+    if (cells.length > 1 && (lone[0] || lone.filter(Boolean).length >= 2) && !cells.some((c) => looksLikePerson(c) || PERSON_TITLE.test(c))) {
+      for (const joined of cells.join(' ').split(/\s+[—–|·-]\s+/)) {
+        const name = withoutDeviceModel(joined);
+        if (orgNameShape(name) && LAB_WORDS.test(foldText(name))) return name;
+      }
+    }
     // Left to right, so a document title at the left ("Laborbefund   Medizinisches Labor Rhein-Main")
     // does not hide the lab's name beside it.
     // A cell may join the lab's name and the document's title: "Harborview Clinical Labs — Cumulative Results".
     // Or a hyphen with spaces around it: "Summit Valley Medical Laboratories - Interface Engine Message Viewer".
-    const parts = cells.flatMap((c) => [c, ...c.split(/\s+[—–|·-]\s+/)]);
+    const parts = cells.flatMap((c) => [c, ...c.split(/\s+[—–|·-]\s+/)]).map(withoutDeviceModel);
     for (const cell of parts) {
       if (orgNameShape(cell) && LAB_WORDS.test(foldText(cell)) && !looksLikePerson(cell)) return cell;
     }
@@ -464,11 +502,36 @@ function footerLab(lines: MetadataLine[]): string {
   return '';
 }
 
-/** The lab's name: a labelled field ("Performed by: X"), else the letterhead, else a footer. */
+/** Words only a laboratory's name holds (a clinic or a practice is not one): tested on folded text. */
+const STRONG_LAB_WORDS = /\b(lab|labs|laborator\w*|\w*laboratorium|patholog\w*|diagnostics?|blood sciences|biolog\w*|quest|labcorp)\b/;
+/** Capitalised words, with the connectors of an organisation's name between them. */
+const ORG_RUN = String.raw`\p{Lu}[\p{L}'’.&-]*(?:\s+(?:\p{Lu}[\p{L}'’.&-]*|of|and|the|for|de|du|des|la|le|di|del))*`;
+/**
+ * A laboratory named in running text, as letters and visit notes name the lab that did the tests below a
+ * practice's letterhead: "The tests were carried out by Riverside Pathology Laboratory, which …",
+ * "LABS (Quest Diagnostics, collected 03/12/2024):".
+ */
+const LAB_MENTION = [
+  new RegExp(String.raw`\b(?:carried out|performed|analy[sz]ed|processed|tested|measured)\s+(?:by|at)\s+(?:the\s+)?(${ORG_RUN})`, 'u'),
+  new RegExp(String.raw`\blabs?\s*\((${ORG_RUN})\s*[,)]`, 'iu'),
+];
+
+function mentionedLab(lines: MetadataLine[]): string {
+  for (const l of lines) {
+    const text = squash(l.text);
+    for (const re of LAB_MENTION) {
+      const name = re.exec(text)?.[1]?.replace(/[.,]$/, '');
+      if (name && orgNameShape(name) && STRONG_LAB_WORDS.test(foldText(name)) && !looksLikePerson(name)) return name;
+    }
+  }
+  return '';
+}
+
+/** The lab's name: a labelled field ("Performed by: X"), else one named in the text, else the letterhead, else a footer. */
 function labName(found: Found, lines: MetadataLine[]): string {
   const labelled = found.lab ? cleanLabValue(found.lab) : '';
   if (/\p{L}{3,}/u.test(labelled) && !looksLikePerson(labelled)) return labelled;
-  return letterhead(lines) || footerLab(lines);
+  return mentionedLab(lines) || letterhead(lines) || footerLab(lines);
 }
 
 /** A birth date after the report's own dates is a mis-read (a day/month swap or another date). */
@@ -576,7 +639,19 @@ function patientName(found: Found, lines: MetadataLine[]): { first: string; last
     const banner = bannerName(lines);
     if (banner) ({ first, last } = splitPersonName(banner));
   }
-  return { first: plausibleName(first) ? first : '', last: plausibleName(last) ? last : '' };
+  return { first: plausibleName(first) ? fromTurkishCapitals(first) : '', last: plausibleName(last) ? fromTurkishCapitals(last) : '' };
+}
+
+/**
+ * A name word in capitals with a dotted capital İ is Turkish ("DEMİR", "ÇELİK"): it is written in Turkish
+ * case ("Demir", "Çelik"), since lower-casing it any other way leaves a stray dot ("demi̇r") that matches
+ * the name nowhere else. Other words are kept as printed.
+ */
+function fromTurkishCapitals(name: string): string {
+  return name
+    .split(' ')
+    .map((w) => (w.includes('İ') && w === w.toLocaleUpperCase('tr') ? w[0] + w.slice(1).toLocaleLowerCase('tr') : w))
+    .join(' ');
 }
 
 export function extractMetadata(lines: MetadataLine[], opts: MetadataOptions = {}): ReportMetadata {

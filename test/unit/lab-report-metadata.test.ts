@@ -239,3 +239,57 @@ describe('extractMetadata: lab name', () => {
     expect(extractMetadata(lines('Harborview Primary Care', 'Patient: David Harris')).lab_name).toBe('');
   });
 });
+
+describe('extractMetadata: name and birth-date labels of more languages and portals', () => {
+  it('reads Dutch, Portuguese/Italian and consumer name labels, dropping courtesy titles', () => {
+    expect(name(extractMetadata(lines('Naam:   Dhr. de Vries, Bram   Monsternummer:   44A')))).toEqual(['Bram', 'de Vries']);
+    expect(name(extractMetadata(lines('Nome:   Sig.ra Giulia Conti')))).toEqual(['Giulia', 'Conti']);
+    expect(name(extractMetadata(lines('Member: Taylor Brooks', 'Acme Longevity Labs', 'Date of birth: March 3, 1990')))).toEqual(['Taylor', 'Brooks']);
+  });
+
+  it('reads a name printed before "· DOB:" in one run, as patient portals print it', () => {
+    const m = extractMetadata(lines('Test Results', 'Anna Kowal · DOB: 02/23/1990', 'Lipid Panel'));
+    expect(name(m)).toEqual(['Anna', 'Kowal']);
+    expect(m.dob).toBe('1990-02-23');
+  });
+
+  it('reads Portuguese and Spanish birth-date labels', () => {
+    expect(extractMetadata(lines('Paciente: Rita Alves   Data de Nascimento: 05/06/1970'), { dateOrder: 'dmy' }).dob).toBe('1970-06-05');
+    expect(extractMetadata(lines('Paciente: Rita Alves   Fecha nac.: 05/06/1970'), { dateOrder: 'dmy' }).dob).toBe('1970-06-05');
+  });
+
+  it('writes a Turkish name in capitals with a dotted İ in Turkish case, and leaves other capitals as printed', () => {
+    expect(name(extractMetadata(lines('Hasta Adı Soyadı   : Ali ŞAHİN')))).toEqual(['Ali', 'Şahin']);
+    expect(name(extractMetadata(lines('Hasta Adı Soyadı   : Ayşe YILMAZ')))).toEqual(['Ayşe', 'YILMAZ']);
+  });
+
+  it('takes a date with the month named first as the US order, and the day first as the UK order', () => {
+    expect(inferDateOrder('DOB:   03/01/1956\nJan 05 2024 08:32', 'en')).toBe('mdy');
+    expect(inferDateOrder('DOB:   03/01/1956\nCollected 05 Jan 2024', 'en')).toBe('dmy');
+  });
+});
+
+describe('extractMetadata: lab names the letterhead spaces out, prefixes or only mentions', () => {
+  it('joins a letterhead the print spaced into cells, cutting a title after a dash', () => {
+    expect(extractMetadata(lines('ST. JUDE   REGIONAL   MEDICAL CENTER   LABORATORY', 'PATIENT: DOE, JANE')).lab_name).toBe('ST. JUDE REGIONAL MEDICAL CENTER LABORATORY');
+    expect(extractMetadata(lines('Northfield   Pathology Services — Trend Report', 'Patient: DOE, Jane')).lab_name).toBe('Northfield Pathology Services');
+  });
+
+  it('drops an analyser model before the unit that runs it, and keeps a department joined by a dash', () => {
+    expect(extractMetadata(lines('COBAS B221 Emergency Department Lab, Lakeside Hospital', 'Patient ID   123')).lab_name).toBe('Emergency Department Lab, Lakeside Hospital');
+    expect(extractMetadata(lines('Clinical Chemistry – Core Lab, Riverbend Hospital   NHS No. 123 456 7890', 'Surname   DOE')).lab_name).toBe('Clinical Chemistry – Core Lab, Riverbend Hospital');
+  });
+
+  it('knows hospitals and clinics by their names in other languages', () => {
+    expect(extractMetadata(lines('Klinisk kemi, Länssjukhuset Ryhov   Laboratoriesvar', 'Namn:   Berg, Eva')).lab_name).toBe('Klinisk kemi, Länssjukhuset Ryhov');
+    expect(extractMetadata(lines('HILLCREST FAMILY CLINIC', 'ANALYZER X200', 'Name: DOE, JANE')).lab_name).toBe('HILLCREST FAMILY CLINIC');
+  });
+
+  it('takes the laboratory a letter or a visit note names in its text over the practice letterhead', () => {
+    const letter = lines('Elm Tree Surgery', '4 Mill Lane', 'Dear Mr Green,', 'Your blood tests were analysed by Northgate Pathology Laboratory, which is accredited.');
+    expect(extractMetadata(letter).lab_name).toBe('Northgate Pathology Laboratory');
+    expect(extractMetadata(lines('Oak Street Family Medicine', 'Patient: Jane Roe', 'LABS (Labcorp, collected 01/02/2024):')).lab_name).toBe('Labcorp');
+    // no name after the phrase: nothing is taken from it
+    expect(extractMetadata(lines('Vitalis Health Labs', 'Testing performed by a CLIA-certified partner laboratory (CLIA 22D2334251).')).lab_name).toBe('Vitalis Health Labs');
+  });
+});

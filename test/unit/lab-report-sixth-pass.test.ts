@@ -142,7 +142,7 @@ describe('metadata', () => {
 
   it('reads a Turkish header: Hasta Adı Soyadı, Doğum Tarihi, Numune Alma Tarihi, Onay Tarihi, Barkod No', () => {
     const m = meta('Hasta Adı Soyadı   : Mehmet DEMİR        Barkod No   : 2125184046', 'Doğum Tarihi   : 07.11.1998', 'Numune Alma Tarihi   : 09.02.2025 08:17', 'Onay Tarihi   : 12.02.2025 16:33');
-    expect(m).toMatchObject({ patient_first_name: 'Mehmet', patient_last_name: 'DEMİR', dob: '1998-11-07', date_collected: '2025-02-09', date_reported: '2025-02-12', specimen_number: '2125184046' });
+    expect(m).toMatchObject({ patient_first_name: 'Mehmet', patient_last_name: 'Demir', dob: '1998-11-07', date_collected: '2025-02-09', date_reported: '2025-02-12', specimen_number: '2125184046' });
   });
 
   it('reads "D.O.B.:" with its closing point', () => expect(meta('D.O.B.:   18-Apr-2000').dob).toBe('2000-04-18'));
