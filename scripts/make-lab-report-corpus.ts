@@ -114,6 +114,20 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['serology', 2, 1, []],
   ['tdm', 2, 0, ['png']],
   ['kv-colon', 2, 1, []],
+  // Issue 14, ninth pass: eight more (a Philippine / Gulf chemistry with every result in SI and conventional
+  // units, a haematology analyser's differential with % and # on one row, a LIS export with separate
+  // "Ref. Low" / "Ref. High" columns, a functional-medicine review with standard and optimal ranges, an
+  // Indian report whose reference cells are category tiers, a previous result before the current one with a
+  // change column, a plain-text pipe/semicolon LIS export in monospace, a Swiss report with trilingual
+  // headings), measured the same way.
+  ['dual-units', 2, 1, []],
+  ['diff-abs', 2, 0, ['png']],
+  ['ref-low-high', 2, 0, ['png']],
+  ['optimal-standard', 2, 1, []],
+  ['tiered-ranges', 2, 0, ['pdf']],
+  ['previous-result', 2, 0, ['png']],
+  ['pipe-export', 2, 0, ['png']],
+  ['swiss', 2, 1, []],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);
