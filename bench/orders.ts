@@ -4,7 +4,9 @@
  * run, against the same Temporal server, runs a bare baseline workflow with the same number of starts,
  * signals and activity calls. Prints create p50/p99, creates/s, lifecycles/s and the ratio to the baseline.
  * BENCH_CPU_PROFILE=<file.cpuprofile> also profiles the service process during the orders phase and prints
- * where its CPU went per order (bench/cpu-budget.ts).
+ * where its CPU went per order (bench/cpu-budget.ts). BENCH_ROUNDS=3 measures three rounds of (orders, baseline) on
+ * the same stack, alternating which runs first, and prints each round and the medians (profile and statement
+ * times: the first round's orders phase).
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,7 +22,7 @@ import { orders } from '../db/schema/index.js';
 import { startEmbeddedPostgres } from '../lib/embedded-postgres.js';
 import { startTemporalDevServer } from '../lib/temporal-dev-server.js';
 import { testkitLabTest } from '../test/support/catalog-fixture.js';
-import { freePort, percentile, pool } from './support.js';
+import { freePort, percentile, pool, positiveInt } from './support.js';
 import type { CpuProfile } from './cpu-budget.js';
 import { type Classify, ProcessCpu, formatCpuPerItem, formatThreadCpu, threadCpu, threadCpuSince } from './process-cpu.js';
 
@@ -41,9 +43,17 @@ if (TOPOLOGY !== 'split' && TOPOLOGY !== 'single') throw new Error(`BENCH_TOPOLO
 const SPLIT = TOPOLOGY === 'split';
 /** BENCH_PG_STATEMENTS=1: Postgres's own time per statement shape over the orders phase (pg_stat_statements). */
 const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
+/** BENCH_ROUNDS: measured rounds of (orders, baseline), alternating which runs first; prints each and the medians. */
+const ROUNDS = positiveInt('BENCH_ROUNDS', 1);
 const log = (m: string) => process.stderr.write(`[bench:orders] ${m}\n`);
 
 const pct = percentile;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const verdicts = (ratio: number, p99: number, creates: number) =>
+  `${ratio.toFixed(2)} (target ≥ 0.6: ${ratio >= 0.6 ? 'met' : 'NOT met'}); create p99 target < 500 ms: ${p99 < 500 ? 'met' : 'NOT met'}; ≥ 100 creates/s: ${creates >= 100 ? 'met' : 'NOT met'}`;
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'labflow-bench-'));
@@ -136,63 +146,31 @@ async function main() {
       log(`warm-up: ${WARMUP} orders created and completed (not measured)…`);
       await driveToCompletion((await createOrders(WARMUP)).map((c) => c.id), WARMUP);
     }
-    const cpuAtCreate = ProcessCpu.read(classify);
-    // the worker's threads (its JS main thread, the workflow threads, V8's helpers, the Temporal core's runtime)
     const workerPid = services.find((s) => s.role !== 'api')!.child.pid!;
-    const threadsAtCreate = threadCpu(workerPid);
+    let completedSoFar = WARMUP;
 
-    log(`creating ${N} orders at concurrency ${CONCURRENCY}…`);
-    const tCreate = performance.now();
-    const created = await createOrders(N);
-    const createSecs = (performance.now() - tCreate) / 1000;
-    const cpuAtLife = ProcessCpu.read(classify);
-    const lat = created.map((c) => c.ms).sort((a, b) => a - b);
+    /** One measured orders phase: N orders created, then every one driven to `completed`. */
+    const ordersPhase = async (tag: string) => {
+      const cpuAtCreate = ProcessCpu.read(classify);
+      // the worker's threads (its JS main thread, the workflow threads, V8's helpers, the Temporal core's runtime)
+      const threadsAtCreate = threadCpu(workerPid);
+      log(`${tag}creating ${N} orders at concurrency ${CONCURRENCY}…`);
+      const tCreate = performance.now();
+      const created = await createOrders(N);
+      const createSecs = (performance.now() - tCreate) / 1000;
+      const cpuAtLife = ProcessCpu.read(classify);
+      const lat = created.map((c) => c.ms).sort((a, b) => a - b);
+      log(`${tag}driving every order through its lifecycle (simulation to completed)…`);
+      const tLife = performance.now();
+      completedSoFar += N;
+      await driveToCompletion(created.map((c) => c.id), completedSoFar);
+      const lifeSecs = (performance.now() - tLife) / 1000;
+      const cpuAtEnd = ProcessCpu.read(classify);
+      const threads = threadCpuSince(threadCpu(workerPid), threadsAtCreate);
+      return { lat, createSecs, lifeSecs, cpuCreate: cpuAtLife.since(cpuAtCreate), cpuLife: cpuAtEnd.since(cpuAtLife), cpuBoth: cpuAtEnd.since(cpuAtCreate), threads };
+    };
 
-    log('driving every order through its lifecycle (simulation to completed)…');
-    const tLife = performance.now();
-    await driveToCompletion(created.map((c) => c.id), WARMUP + N);
-    const lifeSecs = (performance.now() - tLife) / 1000;
-    const cpuAtEnd = ProcessCpu.read(classify);
-    const threadsAtEnd = threadCpu(workerPid);
-    const pgStatements: string[] = [];
-    if (PG_STATEMENTS) {
-      const top = await db.db.execute<{ query: string; calls: number; ms: number }>(
-        sql`select left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 90) as query, calls::int, total_exec_time::float8 as ms
-            from pg_stat_statements where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 12`,
-      );
-      const all = top.reduce((s, r) => s + r.ms, 0);
-      pgStatements.push(`  Postgres    execution time per order by statement (pg_stat_statements, top 12: ${(all / N).toFixed(2)} ms/order):`);
-      for (const r of top) pgStatements.push(`    ${(r.ms / N).toFixed(2).padStart(6)} ms  ${(r.calls / N).toFixed(2).padStart(5)}×  ${r.query}`);
-    }
-    const ours = N / (createSecs + lifeSecs);
-    let budget: string[] = [];
-    if (process.env.BENCH_CPU_PROFILE) {
-      // every service process writes its profile and statement counts on SIGUSR2; the budget is their sum
-      const written = await Promise.all(
-        services.map(
-          ({ child, lines }) =>
-            new Promise<{ profile: string; statements: [string, number][] }>((resolve) => {
-              lines.on('line', (line) => {
-                const msg = JSON.parse(line) as { profile?: string; statements?: [string, number][] };
-                if (msg.profile) resolve({ profile: msg.profile, statements: msg.statements ?? [] });
-              });
-              child.kill('SIGUSR2');
-            }),
-        ),
-      );
-      const { cpuBudget, formatBudget, sumBudgets } = await import('./cpu-budget.js');
-      const budgets = written.map(({ profile }) => cpuBudget(JSON.parse(readFileSync(profile, 'utf8')) as CpuProfile));
-      budget = formatBudget(sumBudgets(budgets), N, createSecs + lifeSecs, services.map((s) => s.role).join(' + '));
-      const counts = new Map<string, number>();
-      for (const { statements } of written) for (const [shape, n] of statements) counts.set(shape, (counts.get(shape) ?? 0) + n);
-      const statements = [...counts].sort((a, b) => b[1] - a[1]);
-      const total = statements.reduce((s, [, n]) => s + n, 0);
-      budget.push(`  SQL         ${(total / N).toFixed(1)} statements per order (the service's pools; the ten most frequent, per order):`);
-      for (const [shape, n] of statements.slice(0, 10)) budget.push(`    ${(n / N).toFixed(2).padStart(6)}  ${shape}`);
-      log(`CPU profiles of the service (orders phase) written to ${written.map((w) => w.profile).join(', ')}`);
-    }
-
-    log(`baseline: ${N} bare workflows (start, signal, ${ACTIVITY_CALLS} no-op activities) at concurrency ${CONCURRENCY}…`);
+    log('connecting the baseline client…');
     const connection = await Connection.connect({ address: temporal.address });
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: 'default' });
@@ -206,36 +184,121 @@ async function main() {
         await handle.signal('go');
         return handle;
       }).then((handles) => pool(handles.length, CONCURRENCY, (i) => handles[i]!.result()));
-    if (WARMUP > 0) await bareLifecycles(WARMUP, 'warmup'); // warmed up as the service was
-    const tBase = performance.now();
-    const cpuAtBase = ProcessCpu.read(classify);
-    const threadsAtBase = threadCpu(workerPid);
-    await bareLifecycles(N, 'measured');
-    const baseSecs = (performance.now() - tBase) / 1000;
-    const cpuBase = ProcessCpu.read(classify).since(cpuAtBase);
-    const threadsBase = threadCpuSince(threadCpu(workerPid), threadsAtBase);
-    const baseline = N / baseSecs;
+    let baselineWarm = WARMUP === 0;
+    /** One measured baseline phase: N bare workflows with the same starts, signals and activity calls. */
+    const baselinePhase = async (tag: string, round: number) => {
+      if (!baselineWarm) {
+        await bareLifecycles(WARMUP, 'warmup'); // warmed up as the service was
+        baselineWarm = true;
+      }
+      log(`${tag}baseline: ${N} bare workflows (start, signal, ${ACTIVITY_CALLS} no-op activities) at concurrency ${CONCURRENCY}…`);
+      const tBase = performance.now();
+      const cpuAtBase = ProcessCpu.read(classify);
+      const threadsAtBase = threadCpu(workerPid);
+      await bareLifecycles(N, `measured${round}`);
+      const baseSecs = (performance.now() - tBase) / 1000;
+      return { baseSecs, cpuBase: ProcessCpu.read(classify).since(cpuAtBase), threadsBase: threadCpuSince(threadCpu(workerPid), threadsAtBase) };
+    };
 
-    const ratio = ours / baseline;
+    /** What only the first orders phase measures: its CPU profiles and Postgres's own statement times. */
+    const firstPhaseExtras = async (o: { createSecs: number; lifeSecs: number }) => {
+      const pgStatements: string[] = [];
+      if (PG_STATEMENTS) {
+        const top = await db.db.execute<{ query: string; calls: number; ms: number }>(
+          sql`select left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 90) as query, calls::int, total_exec_time::float8 as ms
+              from pg_stat_statements where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 12`,
+        );
+        const all = top.reduce((s, r) => s + r.ms, 0);
+        pgStatements.push(`  Postgres    execution time per order by statement (pg_stat_statements, top 12: ${(all / N).toFixed(2)} ms/order):`);
+        for (const r of top) pgStatements.push(`    ${(r.ms / N).toFixed(2).padStart(6)} ms  ${(r.calls / N).toFixed(2).padStart(5)}×  ${r.query}`);
+      }
+      let budget: string[] = [];
+      if (process.env.BENCH_CPU_PROFILE) {
+        // every service process writes its profile and statement counts on SIGUSR2; the budget is their sum
+        const written = await Promise.all(
+          services.map(
+            ({ child, lines }) =>
+              new Promise<{ profile: string; statements: [string, number][] }>((resolve) => {
+                lines.on('line', (line) => {
+                  const msg = JSON.parse(line) as { profile?: string; statements?: [string, number][] };
+                  if (msg.profile) resolve({ profile: msg.profile, statements: msg.statements ?? [] });
+                });
+                child.kill('SIGUSR2');
+              }),
+          ),
+        );
+        const { cpuBudget, formatBudget, sumBudgets } = await import('./cpu-budget.js');
+        const budgets = written.map(({ profile }) => cpuBudget(JSON.parse(readFileSync(profile, 'utf8')) as CpuProfile));
+        budget = formatBudget(sumBudgets(budgets), N, o.createSecs + o.lifeSecs, services.map((s) => s.role).join(' + '));
+        const counts = new Map<string, number>();
+        for (const { statements } of written) for (const [shape, n] of statements) counts.set(shape, (counts.get(shape) ?? 0) + n);
+        const statements = [...counts].sort((a, b) => b[1] - a[1]);
+        const total = statements.reduce((s, [, n]) => s + n, 0);
+        budget.push(`  SQL         ${(total / N).toFixed(1)} statements per order (the service's pools; the ten most frequent, per order):`);
+        for (const [shape, n] of statements.slice(0, 10)) budget.push(`    ${(n / N).toFixed(2).padStart(6)}  ${shape}`);
+        log(`CPU profiles of the service (orders phase) written to ${written.map((w) => w.profile).join(', ')}`);
+      }
+      return [...budget, ...pgStatements];
+    };
+
+    type OrdersFigures = Awaited<ReturnType<typeof ordersPhase>>;
+    type BaselineFigures = Awaited<ReturnType<typeof baselinePhase>>;
+    const results: { o: OrdersFigures; b: BaselineFigures }[] = [];
+    let extras: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const tag = ROUNDS > 1 ? `round ${round + 1}: ` : '';
+      let o: OrdersFigures | undefined;
+      let b: BaselineFigures | undefined;
+      // Later rounds swap the order, so a change in the machine's load does not favour one side.
+      for (const side of round % 2 === 0 ? (['orders', 'baseline'] as const) : (['baseline', 'orders'] as const)) {
+        if (side === 'orders') {
+          o = await ordersPhase(tag);
+          if (round === 0) extras = await firstPhaseExtras(o);
+        } else b = await baselinePhase(tag, round);
+      }
+      results.push({ o: o!, b: b! });
+    }
+
+    const figures = results.map(({ o, b }) => {
+      const ours = N / (o.createSecs + o.lifeSecs);
+      const baseline = N / b.baseSecs;
+      return { ours, baseline, ratio: ours / baseline, p50: pct(o.lat, 50), p99: pct(o.lat, 99), creates: N / o.createSecs, lifecycles: N / o.lifeSecs };
+    });
     const lines = [
       '',
-      `bench:orders — ${N} orders (after ${WARMUP} warm-up orders, not measured), concurrency ${CONCURRENCY}, ${cpus().length} cores, node ${process.version}`,
-      `  create      p50 ${pct(lat, 50).toFixed(1)} ms   p99 ${pct(lat, 99).toFixed(1)} ms   ${(N / createSecs).toFixed(1)} creates/s`,
-      `  lifecycle   ${(N / lifeSecs).toFixed(1)} lifecycles/s after creation (${lifeSecs.toFixed(1)} s)`,
-      `  end to end  ${ours.toFixed(1)} orders/s (create + full lifecycle, ${(createSecs + lifeSecs).toFixed(1)} s)`,
-      `  baseline    ${baseline.toFixed(1)} lifecycles/s (bare workflow: the same starts and signals, ${ACTIVITY_CALLS} activity calls as the lifecycle made them when the goal was set; ${baseSecs.toFixed(1)} s)`,
-      `  ratio       ${ratio.toFixed(2)} (target ≥ 0.6: ${ratio >= 0.6 ? 'met' : 'NOT met'}); create p99 target < 500 ms: ${pct(lat, 99) < 500 ? 'met' : 'NOT met'}; ≥ 100 creates/s: ${N / createSecs >= 100 ? 'met' : 'NOT met'}`,
-      `  CPU         creation: ${formatCpuPerItem(cpuAtLife.since(cpuAtCreate), N, 'order')}`,
-      `              lifecycle: ${formatCpuPerItem(cpuAtEnd.since(cpuAtLife), N, 'order')}`,
-      `              both: ${formatCpuPerItem(cpuAtEnd.since(cpuAtCreate), N, 'order')}`,
-      `              baseline: ${formatCpuPerItem(cpuBase, N, 'lifecycle')}`,
-      `  ${SPLIT ? 'worker' : 'service'} threads  orders (both phases): ${formatThreadCpu(threadCpuSince(threadsAtEnd, threadsAtCreate), N, 'order')}`,
-      `              baseline: ${formatThreadCpu(threadsBase, N, 'lifecycle')}`,
-      `  topology    ${SPLIT ? 'API and worker as two processes' : 'API and worker in one process'} (bench/orders-service.ts, BENCH_TOPOLOGY=${TOPOLOGY}); Temporal dev server and embedded Postgres beside it`,
-      ...budget,
-      ...pgStatements,
-      '',
+      `bench:orders — ${N} orders (after ${WARMUP} warm-up orders, not measured), concurrency ${CONCURRENCY}, ${cpus().length} cores, node ${process.version}${ROUNDS > 1 ? `, ${ROUNDS} rounds (orders and baseline alternate which runs first)` : ''}`,
     ];
+    results.forEach(({ o, b }, i) => {
+      const f = figures[i]!;
+      if (ROUNDS > 1) lines.push(`  round ${i + 1}`);
+      lines.push(
+        `  create      p50 ${f.p50.toFixed(1)} ms   p99 ${f.p99.toFixed(1)} ms   ${f.creates.toFixed(1)} creates/s`,
+        `  lifecycle   ${f.lifecycles.toFixed(1)} lifecycles/s after creation (${o.lifeSecs.toFixed(1)} s)`,
+        `  end to end  ${f.ours.toFixed(1)} orders/s (create + full lifecycle, ${(o.createSecs + o.lifeSecs).toFixed(1)} s)`,
+        `  baseline    ${f.baseline.toFixed(1)} lifecycles/s (bare workflow: the same starts and signals, ${ACTIVITY_CALLS} activity calls as the lifecycle made them when the goal was set; ${b.baseSecs.toFixed(1)} s)`,
+        `  ratio       ${verdicts(f.ratio, f.p99, f.creates)}`,
+        `  CPU         creation: ${formatCpuPerItem(o.cpuCreate, N, 'order')}`,
+        `              lifecycle: ${formatCpuPerItem(o.cpuLife, N, 'order')}`,
+        `              both: ${formatCpuPerItem(o.cpuBoth, N, 'order')}`,
+        `              baseline: ${formatCpuPerItem(b.cpuBase, N, 'lifecycle')}`,
+        `  ${SPLIT ? 'worker' : 'service'} threads  orders (both phases): ${formatThreadCpu(o.threads, N, 'order')}`,
+        `              baseline: ${formatThreadCpu(b.threadsBase, N, 'lifecycle')}`,
+      );
+    });
+    if (ROUNDS > 1) {
+      const med = (pick: (f: (typeof figures)[number]) => number) => median(figures.map(pick));
+      lines.push(
+        `  median of ${ROUNDS} rounds: ratio ${figures.map((f) => f.ratio.toFixed(2)).join(', ')} → ${med((f) => f.ratio).toFixed(2)}; ` +
+          `creates/s ${figures.map((f) => f.creates.toFixed(1)).join(', ')} → ${med((f) => f.creates).toFixed(1)}; ` +
+          `create p99 ${figures.map((f) => f.p99.toFixed(0)).join(', ')} → ${med((f) => f.p99).toFixed(0)} ms`,
+        `  medians     ${verdicts(med((f) => f.ratio), med((f) => f.p99), med((f) => f.creates))}`,
+      );
+    }
+    lines.push(
+      `  topology    ${SPLIT ? 'API and worker as two processes' : 'API and worker in one process'} (bench/orders-service.ts, BENCH_TOPOLOGY=${TOPOLOGY}); Temporal dev server and embedded Postgres beside it`,
+      ...(extras.length ? [ROUNDS > 1 ? '  (profile and statements: round 1\'s orders phase)' : '', ...extras].filter(Boolean) : []),
+      '',
+    );
     process.stdout.write(lines.join('\n'));
   } finally {
     await cleanup();
