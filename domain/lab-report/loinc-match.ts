@@ -345,12 +345,22 @@ function analyserAdjustment(entry: LoincEntry): number {
   return entry.system === 'Bld' || entry.system === 'BldA' ? 0.05 : -0.05;
 }
 
+/**
+ * The unit's kind for matching. "G/l" and "T/l" (Swiss and French reports, giga/tera per litre with a
+ * lower-case litre) are counts like "G/L": an upper-case G or T is never grams or tonnes on a lab report,
+ * while "g/l" stays a mass.
+ */
+function matchUnitKind(unit: string): UnitKind | undefined {
+  if (/^\s*[GT]\s*\/\s*l\s*$/.test(unit)) return 'count';
+  return unitKind(unit);
+}
+
 function rankLoinc(printed: string, options: MatchOptions): LoincMatch[] {
   const cnpu = cnpuAnalyte(printed);
   const name = cnpu ?? printed;
   const q = queryKey(name);
   if (q.full === '') return [];
-  const kind = (options.unit ? unitKind(options.unit) : undefined) ?? quantityCueIn(name);
+  const kind = (options.unit ? matchUnitKind(options.unit) : undefined) ?? quantityCueIn(name);
   const hint = cnpu !== undefined ? 'arterial' : (specimenHintIn(options.specimen) ?? specimenHintIn(name) ?? specimenHintIn(options.panel));
   const panelTags = panelTagsIn(options.panel);
   const context = foldText(`${options.panel ?? ''} ${options.rangeText ?? ''}`);

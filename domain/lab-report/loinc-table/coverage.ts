@@ -91,8 +91,8 @@ const BASO = 'Bazofily|Bazofil|Basofiler|Bazofile|Basófilos|Basofili|Basofielen
 const FT4 = 'Serbest T4|sT4|Fritt T4|Vrij T4|Volný T4|Wolna tyroksyna|T4 livre|T4 libero|T4 libre|Tiroxina livre|Tiroxina libre';
 
 export const OTHER_ALIASES: Record<string, string> = {
-  '2345-7': GLU, '14749-6': GLU,
-  '1558-6': GLU_FAST, '14771-0': GLU_FAST,
+  '2345-7': GLU, '14749-6': `${GLU}|${GLU_FAST}`,
+  '1558-6': GLU_FAST,
   '2160-0': CREA, '14682-9': CREA,
   '3091-6': UREA, '22664-7': UREA,
   '3084-1': URATE, '14933-6': URATE,
