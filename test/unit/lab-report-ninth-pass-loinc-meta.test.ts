@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { matchLoinc } from '../../domain/lab-report/loinc-match.js';
+import { extractMetadata, type MetadataLine } from '../../domain/lab-report/metadata.js';
+
+const top = (name: string, opts = {}): string | undefined => matchLoinc(name, opts)[0]?.loinc_code;
+const lines = (...texts: string[]): MetadataLine[] => texts.map((text) => ({ text, page: 1 }));
+
+describe('LOINC: count units and French/Italian abbreviations', () => {
+  it('"G/l" and "T/l" (giga/tera per litre) are counts: a blood count, not a urine strip', () => {
+    expect(top('Leucocytes', { unit: 'G/l' })).toBe('6690-2');
+    expect(top('Leukozyten', { unit: 'G/l' })).toBe('6690-2');
+    expect(top('Érythrocytes', { unit: 'T/l' })).toBe('789-8');
+  });
+  it('negative: lower-case "g/l" stays a mass (haemoglobin in g/l is not a count)', () => {
+    expect(top('Hémoglobine', { unit: 'g/l' })).toBe('718-7');
+    expect(top('Leucocytes', { unit: 'g/l' })).not.toBe('6690-2');
+  });
+  it('"PCR" (protéine C-réactive, proteina C reattiva) in mg/l is CRP', () => {
+    expect(top('PCR', { unit: 'mg/l' })).toBe('1988-5');
+    expect(top('PCR', { unit: 'mg/dL' })).toBe('1988-5');
+  });
+  it('negative: "PCR" as a ratio (mg/g, mg/mmol) or in a urine panel stays the protein/creatinine ratio', () => {
+    expect(top('PCR', { unit: 'mg/mmol' })).toBe('2890-2');
+    expect(top('PCR', { panel: 'Urine chemistry' })).toBe('2890-2');
+  });
+});
+
+describe('LOINC: a fasting glucose in moles is coded with the plain moles code', () => {
+  it('fasting names with mmol/L give 14749-6', () => {
+    expect(top('Glucose à jeun', { unit: 'mmol/l' })).toBe('14749-6');
+    expect(top('Nüchternglukose', { unit: 'mmol/L' })).toBe('14749-6');
+    expect(top('FPG', { unit: 'mmol/L' })).toBe('14749-6');
+  });
+  it('negative: in mass units the fasting code 1558-6 stays, and a plain name is never fasting', () => {
+    expect(top('Nüchternglukose', { unit: 'mg/dl' })).toBe('1558-6');
+    expect(top('Glucose', { unit: 'mg/dL' })).toBe('2345-7');
+  });
+});
+
+describe('metadata: labels in several languages joined by "/"', () => {
+  it('reads the value after the last part of a slashed birth-date label', () => {
+    const m = extractMetadata(lines('Nom, Prénom / Name, Vorname   Rossier, Chantal', 'Né(e) le / Geb. / Nata il   14.11.1958   (f)'), { dateOrder: 'dmy' });
+    expect(m.dob).toBe('1958-11-14');
+    expect([m.patient_first_name, m.patient_last_name]).toEqual(['Chantal', 'Rossier']);
+  });
+  it('joins a part that is no known label (another language, an OCR slip) into the label', () => {
+    const m = extractMetadata(lines('Cognome, Nome / Nom, Prénom / Nachnme, Vrname   Brunner, Elia', 'Nato/a il / Ne le / Gb.   03.02.1977'), { dateOrder: 'dmy' });
+    expect([m.patient_first_name, m.patient_last_name]).toEqual(['Elia', 'Brunner']);
+    expect(m.dob).toBe('1977-02-03');
+  });
+  it('negative: a part that labels another field ends the label ("Specimen / Collected" stay two labels)', () => {
+    const m = extractMetadata(lines('Patient: Omar Haddad', 'Specimen / Collected:   12/03/2024'), { dateOrder: 'dmy' });
+    expect(m.specimen_number ?? '').toBe('');
+    expect(m.date_collected).toBe('2024-03-12');
+  });
+});
+
+describe('metadata: labels OCR misread by one letter', () => {
+  it('reads a birth-date label with one letter wrong, missing or extra', () => {
+    expect(extractMetadata(lines('Nume:   IONESCU MARIA', 'Data naskerii:   11.04.1969'), { dateOrder: 'dmy' }).dob).toBe('1969-04-11');
+    expect(extractMetadata(lines('Patient: Lena Park', 'Date of brth:   1988-07-30')).dob).toBe('1988-07-30');
+  });
+  it('negative: a result row one letter from a word is not a label, and short words are not corrected', () => {
+    const m = extractMetadata(lines('Patient: Lena Park', 'Collestrol total   5.2   mmol/L', 'DOX:   1990-01-01'));
+    expect(m.date_collected ?? '').toBe('');
+    expect(m.dob).toBe('');
+  });
+  it('a birth-date label with stray points before the value ("DOB:.")', () => {
+    expect(extractMetadata(lines('Name: Ruth Ellery', 'DOB:.   21/09/1950   Sex: F'), { dateOrder: 'dmy' }).dob).toBe('1950-09-21');
+  });
+});
