@@ -25,6 +25,28 @@ describe('LOINC: count units and French/Italian abbreviations', () => {
   });
 });
 
+describe('LOINC: names in further languages and prefixes', () => {
+  it.each([
+    ['3301 fP-Kol', { unit: 'mmol/l' }, '14647-2'], // a lab's test number and a Finnish specimen prefix
+    ['B-Leuk', { unit: 'E9/l' }, '6690-2'],
+    ['S-Ferrit', { unit: 'µg/l' }, '2276-4'],
+    ['Húgysav', { unit: 'µmol/l' }, '14933-6'],
+    ['Karbamid', { unit: 'mmol/l' }, '22664-7'],
+    ['Trombosit', { unit: '10^3/uL' }, '777-3'],
+    ['Gula Darah Puasa', { unit: 'mg/dL' }, '1558-6'],
+    ['Glukosa Darah Sewaktu', { unit: 'mg/dL' }, '2345-7'],
+    ['P-Hæmoglobin', { unit: 'mmol/l' }, '59260-0'],
+    ['γ-GTP', { unit: 'IU/L' }, '2324-2'],
+    ['VSH', { unit: 'mm/h' }, '4537-7'],
+  ])('%s → %s', (name, opts, code) => {
+    expect(top(name, opts)).toBe(code);
+  });
+  it('negative: a short number before a name is part of it, not a test number', () => {
+    expect(top('25 OH Vitamin D', { unit: 'ng/mL' })).toBe(top('25-OH Vitamin D', { unit: 'ng/mL' }));
+    expect(top('1234 Zzyzx')).toBeUndefined();
+  });
+});
+
 describe('LOINC: a fasting glucose in moles is coded with the plain moles code', () => {
   it('fasting names with mmol/L give 14749-6', () => {
     expect(top('Glucose à jeun', { unit: 'mmol/l' })).toBe('14749-6');
