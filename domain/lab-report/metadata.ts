@@ -89,7 +89,8 @@ function findLabels(folded: string, opts: { fuzzy?: boolean } = {}): LabelHit[] 
       const end = start + m[0].length;
       if (hits.some((h) => start < h.end && end > h.start)) continue;
       const after = folded.slice(end, end + 3);
-      const hasSeparator = /^\s*[:=]|^\s{2,}|^\t|^\s*$/.test(after);
+      // A semicolon after a label is a colon OCR misread ("patient; Derek Sanders").
+      const hasSeparator = /^\s*[:=;]|^\s{2,}|^\t|^\s*$/.test(after);
       // A slash may join the label to the same label in another language ("Geb. / Né(e) le / Nato/a il").
       const slashOnly = !hasSeparator && /^ ?\//.test(after);
       if (rule.needsSeparator && !hasSeparator && !slashOnly) continue;
@@ -139,18 +140,21 @@ function joinSlashedLabels(folded: string, hits: (LabelHit & { slashOnly: boolea
 }
 
 /**
- * Labels OCR misread by one letter ("Szület6si dátum:", "Data nagterii:", "Henkilôétunnus"): a cell's
- * leading words of eight letters or more before a colon or a column gap, not a label as read, that
- * become one of a label rule's whole labels after one substitution, deletion or insertion of a letter.
+ * Labels OCR misread by one letter ("Szület6si dátum:", "Data nagterii:", "Henkilôétunnus", "Patent:"): a
+ * cell's leading words of eight letters or more before a colon or a column gap (six or more before a
+ * colon), not a label as read, that become one of a label rule's whole labels after one substitution,
+ * deletion or insertion of a letter.
  */
 function garbledLabels(folded: string, hits: LabelHit[]): LabelHit[] {
   const found: LabelHit[] = [];
-  const cell = /(?:^|\s{2,}|\t)([a-z][a-z0-9. ]{6,30}[a-z0-9.])(?=\s*:|\s{2,}|\t)/g;
+  const cell = /(?:^|\s{2,}|\t)([a-z][a-z0-9. ]{4,30}[a-z0-9.])(?=\s*:|\s{2,}|\t)/g;
   for (const m of folded.matchAll(cell)) {
     const word = m[1]!;
     const start = m.index + m[0].length - word.length;
     const end = start + word.length;
-    if ((word.match(/[a-z]/g) ?? []).length < 8 || hits.some((h) => start < h.end && end > h.start)) continue;
+    // Eight letters or more; six or seven before a colon ("Patent:" for "Patient:").
+    const letters = (word.match(/[a-z]/g) ?? []).length;
+    if (letters < (/^\s*:/.test(folded.slice(end)) ? 6 : 8) || hits.some((h) => start < h.end && end > h.start)) continue;
     // A name before a plain number is a result row ("Cholesterol total   3.9"), not a label.
     if (/^\s*[<>]?\d+(?:[.,]\d+)?(?:\s|$)/.test(folded.slice(end).replace(/^\s*:/, ''))) continue;
     const field = garbledLabelField(word);
@@ -192,7 +196,7 @@ const WHOLE_LABELS = LABELS.filter((r) => r.field !== 'other').map((r) => ({ fie
 function valueAfter(text: string, hit: LabelHit, next: LabelHit | undefined): string {
   const raw = text.slice(hit.end, next ? next.start : text.length);
   // "D.O.B.: 18-Apr-2000": the label's closing point and its colon both go.
-  return squash(raw.replace(/^\.?\s*[:=.#-]?[\s.]*/, '').split(/\s{3,}|\t/)[0] ?? '');
+  return squash(raw.replace(/^\.?\s*[:;=.#-]?[\s.]*/, '').split(/\s{3,}|\t/)[0] ?? '');
 }
 
 /** True when the line carries a metadata label ("DOB:", "Patient:", "Geburtsdatum", "Page"…). */
@@ -275,7 +279,7 @@ function collectFields(lines: MetadataLine[]): Found {
     labels.forEach((l, k) => {
       // A label followed by several identifier cells is a row of a cumulative table ("Lab No  2601394
       // 4971427  0439181", one per dated column): which is this report's cannot be told.
-      const after = line.text.slice(l.end, labels[k + 1]?.start).replace(/^\s*[:=.#-]?\s*/, '');
+      const after = line.text.slice(l.end, labels[k + 1]?.start).replace(/^\s*[:;=.#-]?\s*/, '');
       if (l.field === 'specimen' && cellsOf(after).filter((c) => /^[\w./-]*\d[\w./-]*$/.test(c)).length > 1) return;
       record(found, l.field, valueAfter(line.text, l, labels[k + 1]));
     });
@@ -315,9 +319,14 @@ function givenNames(words: string[]): string {
   return kept.join(' ');
 }
 
-/** A birth name after the name ("Weber geb. Schmidt", "DUPONT née MARTIN") is not the family name in use. */
+/**
+ * A birth name after the name ("Weber geb. Schmidt", "DUPONT née MARTIN") is not the family name in use.
+ * A title before the name with a comma after it ("Mrs, Layla Mansour", "Mevr, de Jong, Lotte": OCR reads
+ * the title's point as a comma) is no family name either: the title and its comma go.
+ */
 function withoutBirthName(name: string): string {
-  return name.replace(/\s+(?:geb\.|geborene|n[ée]e|born)\s+[^\s,]+/giu, '');
+  const noTitle = name.replace(/^\s*([\p{L}.]+),\s*/u, (all, w: string) => (TITLE_WORD.test(w) ? '' : all));
+  return noTitle.replace(/\s+(?:geb\.|geborene|n[ée]e|born)\s+[^\s,]+/giu, '');
 }
 
 /**

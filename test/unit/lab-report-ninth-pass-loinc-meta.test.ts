@@ -91,3 +91,31 @@ describe('metadata: labels OCR misread by one letter', () => {
     expect(extractMetadata(lines('Name: Ruth Ellery', 'DOB:.   21/09/1950   Sex: F'), { dateOrder: 'dmy' }).dob).toBe('1950-09-21');
   });
 });
+
+describe('metadata: OCR slips around labels and names', () => {
+  it('a short label misread by one letter before a colon ("Patent:"), a semicolon for a colon', () => {
+    const a = extractMetadata(lines('Patiet:   Moreau, Claire   DOB:   1979-02-14'));
+    expect([a.patient_first_name, a.patient_last_name]).toEqual(['Claire', 'Moreau']);
+    const b = extractMetadata(lines('patient; Ivan Petrov DOB: 1966-10-05'));
+    expect([b.patient_first_name, b.patient_last_name]).toEqual(['Ivan', 'Petrov']);
+  });
+  it('negative: a short word before a colon that is a result name is not taken for a label', () => {
+    const m = extractMetadata(lines('Patient: Ivan Petrov', 'Sodium:   140   mmol/L', 'Calcium:   2.4'));
+    expect([m.patient_first_name, m.patient_last_name]).toEqual(['Ivan', 'Petrov']);
+    expect(m.dob).toBe('');
+  });
+  it('a title with a comma before the name ("Mrs, …") is dropped, not read as the family name', () => {
+    const a = extractMetadata(lines('Patient Name:   Ms, Noura Haddad   MRN: 55120'));
+    expect([a.patient_first_name, a.patient_last_name]).toEqual(['Noura', 'Haddad']);
+    const b = extractMetadata(lines('Naam:   Dhr, van Dijk, Pieter'));
+    expect([b.patient_first_name, b.patient_last_name]).toEqual(['Pieter', 'van Dijk']);
+  });
+  it('negative: a family name before a comma is kept when it is no title', () => {
+    const m = extractMetadata(lines('Name:   Mora, Lucia'));
+    expect([m.patient_first_name, m.patient_last_name]).toEqual(['Lucia', 'Mora']);
+  });
+  it('a space OCR put before a four-digit year ("11/23/ 1947"), but not before a two-digit one', () => {
+    expect(extractMetadata(lines('Name: Ruth Ellery', 'Date of Birth: 11/23/ 1947')).dob).toBe('1947-11-23');
+    expect(extractMetadata(lines('Name: Ruth Ellery', 'Date of Birth: 11/23/ 47')).dob).toBe('');
+  });
+});
