@@ -24,7 +24,8 @@ const MONTHS: Record<string, number> = {
 };
 
 const MONTH_WORD = String.raw`([a-z]{3,9})\.?`;
-const NUMERIC = /(?<!\d)(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})(?!\d)/;
+// OCR may put a space before a four-digit year ("06/01/ 1942").
+const NUMERIC = /(?<!\d)(\d{1,4})([./-])(\d{1,2})\2(?: (?=\d{4}(?!\d)))?(\d{2,4})(?!\d)/;
 // "27 Dec 2024", "27-Dec-2024", "27/Dec/2024", "1er mars 2024".
 const DAY_MONTH_YEAR = new RegExp(String.raw`(?<!\d)(\d{1,2})(?:er|st|nd|rd|th)?\.?[\s/-]+${MONTH_WORD}[\s,/-]+(\d{4}|\d{2})(?!\d)`);
 const MONTH_DAY_YEAR = new RegExp(String.raw`${MONTH_WORD}\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)`);

@@ -44,6 +44,8 @@ const QUALIFIERS = new Set([
   'serique', 'plasmatique', 'random', 'blood', 'sang', 'blut', 'whole', 'vollblut', 'capillary',
   'abs', 'absolute', 'absolut', 'absolu', 'absolue', 'count', 'rel', 'relative', 'relativ', 'percent',
   'pct', 'anzahl', 'nombre', 'urine', 'urin', 'harn', 'urinaire', 'urinaires', 'ua', 'arterial', 'arteriell',
+  // Finnish specimen prefix: fasting plasma ("fP-Gluk"); Indonesian "darah" (blood), "sewaktu" (random)
+  'fp', 'darah', 'sewaktu',
   // "total" in Polish, Czech, Swedish, Dutch, Turkish, Portuguese/Spanish
   'calkowity', 'calkowita', 'calkowite', 'celkovy', 'celkova', 'celkove', 'totalt', 'totaal', 'toplam', 'totais',
 ]);
@@ -60,13 +62,13 @@ interface AliasKey {
 /** A footnote or performing-site marker after a name ("Glucose ^A", "Creatinine ^1"): not part of the name. */
 const FOOTNOTE_MARK = /\s*\^\s*[\p{L}\d]{1,2}(?![\p{L}\d])/gu;
 
-/** Letters NFKD does not decompose: Polish ł, Turkish dotless ı, Scandinavian ø, Croatian đ. */
-const UNDECOMPOSED: Record<string, string> = { ł: 'l', ı: 'i', ø: 'o', đ: 'd' };
+/** Letters NFKD does not decompose: Polish ł, Turkish dotless ı, Scandinavian ø and æ, Croatian đ, French œ. */
+const UNDECOMPOSED: Record<string, string> = { ł: 'l', ı: 'i', ø: 'o', đ: 'd', æ: 'ae', œ: 'oe' };
 
 /** Fold and tokenise: letters and digits only, '%' and '#' dropped (they are read as cues). */
 function keyOf(text: string): string {
   return foldText(text)
-    .replace(/[łıøđ]/g, (ch) => UNDECOMPOSED[ch]!)
+    .replace(/[łıøđæœ]/g, (ch) => UNDECOMPOSED[ch]!)
     .replace(/\(([^)]*)\)/g, ' $1 ')
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
@@ -228,7 +230,8 @@ const ASSERTED_QUALIFIERS: AssertedQualifier[] = [
   {
     // English, German, French; Dutch "nuchter", Turkish "açlık", Polish "na czczo", Czech "nalačno",
     // Swedish "fastande", Portuguese "jejum", Spanish "ayunas", Italian "digiuno".
-    cue: /\b(fasting|fasted|nuchtern\w*|nuchter\w*|a jeun|fbg|fpg|fbs|ac[lı]\w*|na czczo|nalacno|fastande|faste\w*|jejum|ayunas|digiuno)\b/,
+    // Indonesian "puasa", Hungarian "éhgyomri".
+    cue: /\b(fasting|fasted|nuchtern\w*|nuchter\w*|a jeun|fbg|fpg|fbs|ac[lı]\w*|na czczo|nalacno|fastande|faste\w*|jejum|ayunas|digiuno|puasa|ehgyomri)\b/,
     asserts: (e) => /^Fasting\b/.test(e.name),
     words: ['fasting', 'nüchtern', 'à jeun'],
     unsaid: -0.1,
@@ -345,12 +348,29 @@ function analyserAdjustment(entry: LoincEntry): number {
   return entry.system === 'Bld' || entry.system === 'BldA' ? 0.05 : -0.05;
 }
 
+/**
+ * The unit's kind for matching. "G/l" and "T/l" (Swiss and French reports, giga/tera per litre with a
+ * lower-case litre) are counts like "G/L": an upper-case G or T is never grams or tonnes on a lab report,
+ * while "g/l" stays a mass.
+ */
+function matchUnitKind(unit: string): UnitKind | undefined {
+  if (/^\s*[GT]\s*\/\s*l\s*$/.test(unit)) return 'count';
+  return unitKind(unit);
+}
+
+/**
+ * A laboratory's own test number before the name ("4123 fP-Gluk", "2474 B-Leuk": Finnish laboratories
+ * number their tests): four digits or more, then the name. Not part of the name; shorter numbers are
+ * ("25 OH vitamin D", "17-OH progesterone").
+ */
+const TEST_NUMBER = /^\d{4,}\s+(?=\p{L})/u;
+
 function rankLoinc(printed: string, options: MatchOptions): LoincMatch[] {
   const cnpu = cnpuAnalyte(printed);
-  const name = cnpu ?? printed;
+  const name = cnpu ?? printed.replace(TEST_NUMBER, '');
   const q = queryKey(name);
   if (q.full === '') return [];
-  const kind = (options.unit ? unitKind(options.unit) : undefined) ?? quantityCueIn(name);
+  const kind = (options.unit ? matchUnitKind(options.unit) : undefined) ?? quantityCueIn(name);
   const hint = cnpu !== undefined ? 'arterial' : (specimenHintIn(options.specimen) ?? specimenHintIn(name) ?? specimenHintIn(options.panel));
   const panelTags = panelTagsIn(options.panel);
   const context = foldText(`${options.panel ?? ''} ${options.rangeText ?? ''}`);

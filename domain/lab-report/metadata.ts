@@ -80,8 +80,8 @@ interface LabelHit {
 }
 
 /** All labels on a line, left to right, without overlaps. `folded` keeps `text`'s length (accents folded per char). */
-function findLabels(folded: string): LabelHit[] {
-  const hits: LabelHit[] = [];
+function findLabels(folded: string, opts: { fuzzy?: boolean } = {}): LabelHit[] {
+  const hits: (LabelHit & { slashOnly: boolean; needsSeparator: boolean })[] = [];
   for (const rule of LABELS) {
     const re = new RegExp(rule.re.source, 'g');
     for (const m of folded.matchAll(re)) {
@@ -89,19 +89,114 @@ function findLabels(folded: string): LabelHit[] {
       const end = start + m[0].length;
       if (hits.some((h) => start < h.end && end > h.start)) continue;
       const after = folded.slice(end, end + 3);
-      const hasSeparator = /^\s*[:=]|^\s{2,}|^\t|^\s*$/.test(after);
-      if (rule.needsSeparator && !hasSeparator) continue;
+      // A semicolon after a label is a colon OCR misread ("patient; Derek Sanders").
+      const hasSeparator = /^\s*[:=;]|^\s{2,}|^\t|^\s*$/.test(after);
+      // A slash may join the label to the same label in another language ("Geb. / Né(e) le / Nato/a il").
+      const slashOnly = !hasSeparator && /^ ?\//.test(after);
+      if (rule.needsSeparator && !hasSeparator && !slashOnly) continue;
       if (rule.startsCell && !/(^|\s{2,}|\t)$/.test(folded.slice(0, start))) continue;
-      hits.push({ field: rule.field, start, end });
+      hits.push({ field: rule.field, start, end, slashOnly, needsSeparator: rule.needsSeparator === true });
     }
   }
-  return hits.sort((a, b) => a.start - b.start);
+  if (opts.fuzzy) hits.push(...garbledLabels(folded, hits).map((h) => ({ ...h, slashOnly: false, needsSeparator: false })));
+  hits.sort((a, b) => a.start - b.start);
+  return joinSlashedLabels(folded, hits);
 }
+
+/** Fields whose labels may stand for one another in a multilingual label ("Name, Vorname / Nom / Nome"). */
+const fieldGroup = (f: Field): string => (['fullName', 'lastFirst', 'firstLast', 'lastName', 'firstName'].includes(f) ? 'name' : f);
+
+/** One "/"-joined part of a label: words without digits, colons or a column gap ("Né(e) le", "Co inome, Nome"). */
+const SLASH_PART = /^ ?\/ ?((?:[\p{L}().,'-]| (?=[\p{L}(]))+)(?= ?\/|\s{2,}|\t|\s*[:=]|\s*$)/u;
+
+/**
+ * A multilingual label prints the same label in several languages joined by "/" ("Geb. / Né(e) le /
+ * Nato/a il   09.06.1963"); its value follows the last part. The parts become one label of the first
+ * part's field: parts that are labels of the same field (a name label for a name label), and parts that
+ * are no label at all (another language, or an OCR-garbled word: "Co inome, Nome", "Nato/a /l"). A part
+ * that is a label of another field ends the chain ("Specimen / Collected" stays two labels), and a label
+ * that needs a separator and only has a slash after it, not joined to anything, is dropped as before.
+ */
+function joinSlashedLabels(folded: string, hits: (LabelHit & { slashOnly: boolean; needsSeparator: boolean })[]): LabelHit[] {
+  const out: LabelHit[] = [];
+  for (let i = 0; i < hits.length; i++) {
+    const h = hits[i]!;
+    let end = h.end;
+    let joined = false;
+    for (let parts = 0; parts < 6; parts++) {
+      const m = SLASH_PART.exec(folded.slice(end));
+      if (!m || m[1]!.length > 32) break;
+      const partEnd = end + m[0].length;
+      const inside = hits.slice(i + 1).filter((o) => o.start < partEnd);
+      if (inside.some((o) => fieldGroup(o.field) !== fieldGroup(h.field) || o.end > partEnd)) break;
+      i += inside.length;
+      end = partEnd;
+      joined = true;
+    }
+    if (!joined && h.slashOnly && h.needsSeparator) continue;
+    out.push({ field: h.field, start: h.start, end });
+  }
+  return out;
+}
+
+/**
+ * Labels OCR misread by one letter ("Szület6si dátum:", "Data nagterii:", "Henkilôétunnus", "Patent:"): a
+ * cell's leading words of eight letters or more before a colon or a column gap (six or more before a
+ * colon), not a label as read, that become one of a label rule's whole labels after one substitution,
+ * deletion or insertion of a letter.
+ */
+function garbledLabels(folded: string, hits: LabelHit[]): LabelHit[] {
+  const found: LabelHit[] = [];
+  const cell = /(?:^|\s{2,}|\t)([a-z][a-z0-9. ]{4,30}[a-z0-9.])(?=\s*:|\s{2,}|\t)/g;
+  for (const m of folded.matchAll(cell)) {
+    const word = m[1]!;
+    const start = m.index + m[0].length - word.length;
+    const end = start + word.length;
+    // Eight letters or more; six or seven before a colon ("Patent:" for "Patient:").
+    const letters = (word.match(/[a-z]/g) ?? []).length;
+    if (letters < (/^\s*:/.test(folded.slice(end)) ? 6 : 8) || hits.some((h) => start < h.end && end > h.start)) continue;
+    // A name before a plain number is a result row ("Cholesterol total   3.9"), not a label.
+    if (/^\s*[<>]?\d+(?:[.,]\d+)?(?:\s|$)/.test(folded.slice(end).replace(/^\s*:/, ''))) continue;
+    const field = garbledLabelField(word);
+    if (field) found.push({ field, start, end });
+  }
+  return found;
+}
+
+const garbledSeen = new Map<string, Field | undefined>();
+
+/** The field of the label one edit away from `word`, if any (remembered: reports repeat their words). */
+function garbledLabelField(word: string): Field | undefined {
+  if (garbledSeen.has(word)) return garbledSeen.get(word);
+  const variants = oneEditAway(word);
+  const field = WHOLE_LABELS.find((r) => variants.some((v) => r.re.test(v)))?.field;
+  if (garbledSeen.size >= 5000) garbledSeen.clear();
+  garbledSeen.set(word, field);
+  return field;
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** The word with one letter substituted, deleted or inserted (lower-case a–z). */
+function oneEditAway(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i <= word.length; i++) {
+    if (i < word.length) out.push(word.slice(0, i) + word.slice(i + 1));
+    for (const ch of LETTERS) {
+      if (i < word.length && word[i] !== ch) out.push(word.slice(0, i) + ch + word.slice(i + 1));
+      out.push(word.slice(0, i) + ch + word.slice(i));
+    }
+  }
+  return out;
+}
+
+/** The label rules (not 'other'), anchored to match a whole candidate (a closing point allowed). */
+const WHOLE_LABELS = LABELS.filter((r) => r.field !== 'other').map((r) => ({ field: r.field, re: new RegExp(`^(?:${r.re.source})[.]?$`) }));
 
 function valueAfter(text: string, hit: LabelHit, next: LabelHit | undefined): string {
   const raw = text.slice(hit.end, next ? next.start : text.length);
   // "D.O.B.: 18-Apr-2000": the label's closing point and its colon both go.
-  return squash(raw.replace(/^\.?\s*[:=.#-]?\s*/, '').split(/\s{3,}|\t/)[0] ?? '');
+  return squash(raw.replace(/^\.?\s*[:;=.#-]?[\s.]*/, '').split(/\s{3,}|\t/)[0] ?? '');
 }
 
 /** True when the line carries a metadata label ("DOB:", "Patient:", "Geburtsdatum", "Page"…). */
@@ -178,13 +273,13 @@ function collectFields(lines: MetadataLine[]): Found {
   const found: Found = {};
   lines.forEach((line, i) => {
     const folded = foldSameLength(line.text);
-    const labels = findLabels(folded);
+    const labels = findLabels(folded, { fuzzy: true });
     if (labels.length === 0) return;
     if (readLabelRow(labels, line.text, lines[i + 1]?.text, found)) return;
     labels.forEach((l, k) => {
       // A label followed by several identifier cells is a row of a cumulative table ("Lab No  2601394
       // 4971427  0439181", one per dated column): which is this report's cannot be told.
-      const after = line.text.slice(l.end, labels[k + 1]?.start).replace(/^\s*[:=.#-]?\s*/, '');
+      const after = line.text.slice(l.end, labels[k + 1]?.start).replace(/^\s*[:;=.#-]?\s*/, '');
       if (l.field === 'specimen' && cellsOf(after).filter((c) => /^[\w./-]*\d[\w./-]*$/.test(c)).length > 1) return;
       record(found, l.field, valueAfter(line.text, l, labels[k + 1]));
     });
@@ -224,9 +319,14 @@ function givenNames(words: string[]): string {
   return kept.join(' ');
 }
 
-/** A birth name after the name ("Weber geb. Schmidt", "DUPONT née MARTIN") is not the family name in use. */
+/**
+ * A birth name after the name ("Weber geb. Schmidt", "DUPONT née MARTIN") is not the family name in use.
+ * A title before the name with a comma after it ("Mrs, Layla Mansour", "Mevr, de Jong, Lotte": OCR reads
+ * the title's point as a comma) is no family name either: the title and its comma go.
+ */
 function withoutBirthName(name: string): string {
-  return name.replace(/\s+(?:geb\.|geborene|n[ée]e|born)\s+[^\s,]+/giu, '');
+  const noTitle = name.replace(/^\s*([\p{L}.]+),\s*/u, (all, w: string) => (TITLE_WORD.test(w) ? '' : all));
+  return noTitle.replace(/\s+(?:geb\.|geborene|n[ée]e|born)\s+[^\s,]+/giu, '');
 }
 
 /**

@@ -53,18 +53,18 @@ export const COVERAGE: LoincEntry[] = [
  * Swedish (sv), Polish (pl), Portuguese (pt), Italian (it), Spanish (es), Dutch (nl); point-of-care
  * analyser abbreviations are listed with the English-language analytes they stand for.
  */
-const GLU = 'Gluc|Glukóza|Glukoz|Glukos|Glukoza|Glicose|Glucose plasmática|Glicemia|Glucosa|Glucosio|Kan şekeri';
-const GLU_FAST = 'Açlık kan şekeri|Glukoz açlık|Açlık glukoz|Glukóza nalačno|Fastande glukos|Fasteglukos|Glukoza na czczo|Glicose em jejum|Glicemia a digiuno|Glucosa en ayunas|Nuchtere glucose|Glucose nuchter';
-const CREA = 'Kreatinin|Kreatynina|Creatinina|Kreatinine|CRE';
-const UREA = 'Močovina|Urea|Üre|Mocznik|Ureia|Azotemia|Ureum';
-const URATE = 'Kyselina močová|Ürik asit|Urat|Kwas moczowy|Ácido úrico|Acido urico|Urinezuur';
+const GLU = 'Gluc|Glukóza|Glukoz|Glukos|Glukoza|Glicose|Glucose plasmática|Glicemia|Glucosa|Glucosio|Kan şekeri|Glukosa|Glukosa darah|Gula darah|Glükóz|Vércukor|Gluk';
+const GLU_FAST = 'Açlık kan şekeri|Glukoz açlık|Açlık glukoz|Glukóza nalačno|Fastande glukos|Fasteglukos|Glukoza na czczo|Glicose em jejum|Glicemia a digiuno|Glucosa en ayunas|Nuchtere glucose|Glucose nuchter|Glukosa darah puasa|Gula darah puasa|Glukosa puasa|Éhgyomri vércukor|Éhgyomri glükóz';
+const CREA = 'Kreatinin|Kreatynina|Creatinina|Kreatinine|CRE|Krea';
+const UREA = 'Močovina|Urea|Üre|Mocznik|Ureia|Azotemia|Ureum|Karbamid|Karbamid-N|Ureum darah|Urea-N';
+const URATE = 'Kyselina močová|Ürik asit|Urat|Kwas moczowy|Ácido úrico|Acido urico|Urinezuur|Húgysav|Asam urat|Uraatti|Virtsahappo';
 const NA = 'Sodík|Sodyum|Natrium|Sód|Sódio|Sodio|NA+';
 const K = 'Draslík|Potasyum|Kalium|Potas|Potássio|Potassio|Potasio|K+';
 const CL = 'Chloridy|Klor|Klorür|Klorid|Chlorki|Cloreto|Cloro|Cloruro|Chloride|CL-';
 const CA = 'Vápník|Kalsiyum|Kalcium|Wapń|Cálcio|Calcio';
 const MG = 'Hořčík|Magnezyum|Magnez|Magnésio|Magnesio';
 const PHOS = 'Fosfor|Fosfát|Fosfat|Fosfor nieorganiczny|Fósforo|Fosforo|Fosfato';
-const CHOL = 'Celkový cholesterol|Cholesterol celkový|Total kolesterol|Kolesterol|Cholesterol całkowity|Colesterol total|Colesterol|Colesterolo totale|Colesterolo|Totaal cholesterol';
+const CHOL = 'Celkový cholesterol|Cholesterol celkový|Total kolesterol|Kolesterol|Cholesterol całkowity|Colesterol total|Colesterol|Colesterolo totale|Colesterolo|Totaal cholesterol|Koleszterin|Összkoleszterin|Kolesterol total|Kol|Kolesteroli';
 const HDL = 'HDL cholesterol|HDL kolesterol|HDL-kolesterol|Cholesterol HDL|Colesterol HDL|Colesterolo HDL|HDL-cholesterol';
 const LDL = 'LDL cholesterol|LDL kolesterol|LDL-kolesterol|Cholesterol LDL|Colesterol LDL|Colesterolo LDL|LDL-cholesterol';
 const TRIG = 'Triacylglyceroly|Triglyceridy|Trigliserid|Triglycerid|Triglycerider|Triglicerydy|Triglicerídeos|Triglicéridos|Trigliceridi|Triglyceriden';
@@ -75,24 +75,30 @@ const ALB = 'Albumin|Albumina|Albúmina|Albumine';
 const ALP = 'ALP|Alkalická fosfatáza|Alkalen fosfataz|Fosfataza alkaliczna|Fosfatase alcalina|Fosfatasi alcalina|Fosfatasa alcalina|Alkalisch fosfatase|Alkalische fosfatase';
 const AMY = 'AMY|Amyláza|Amilaz|Amylas|Amylaza|Amilase|Amilasi|Amilasa';
 const TBIL = 'TBIL|T.BIL';
-const WBC = 'Leukocyty|Lökosit|Leukocyter|B-LPK|LPK|Leucócitos|Leucociti|Globuli bianchi|Leucocitos|Leukocyten|Witte bloedcellen';
-const RBC = 'Erytrocyty|Eritrosit|Erytrocyter|Hemácias|Eritrócitos|Eritrociti|Globuli rossi|Hematíes|Eritrocitos|Erytrocyten|Rode bloedcellen';
-const HGB = 'Hemoglobin|Hemoglobina|Emoglobina|Hemoglobine';
+const WBC = 'Leukocyty|Lökosit|Leukocyter|B-LPK|LPK|Leucócitos|Leucociti|Globuli bianchi|Leucocitos|Leukocyten|Witte bloedcellen|Leukosit|Leuk|Leukosyytit|Fehérvérsejt|Fehérvérsejtszám';
+const RBC = 'Erytrocyty|Eritrosit|Erytrocyter|Hemácias|Eritrócitos|Eritrociti|Globuli rossi|Hematíes|Eritrocitos|Erytrocyten|Rode bloedcellen|Eritrosit|Eryt|Erytrosyytit|Vörösvértest|Vörösvértestszám';
+const HGB = 'Hemoglobin|Hemoglobina|Emoglobina|Hemoglobine|Hæmoglobin|Hemoglobiini|Hemoglobin darah';
 const HCT = 'Hematokrit|Hematokryt|Hematócrito|Ematocrito|Hematocrito|EVF|B-EVF|Erytrocytvolymfraktion';
-const PLT = 'Trombocyty|Trombosit|Trombocyter|B-TPK|TPK|Płytki krwi|Płytki|Plaquetas|Piastrine|Trombocyten';
+const PLT = 'Trombocyty|Trombosit|Trombocyter|B-TPK|TPK|Płytki krwi|Płytki|Plaquetas|Piastrine|Trombocyten|Trombosit|Trom|Trombosyytit|Vérlemezke|Vérlemezkeszám';
 const MCV = 'VCM|MCV|Volume corpuscular médio|Volume corpuscolare medio|Volumen corpuscular medio';
 const MCH = 'HCM|MCH|Hemoglobina corpuscular média|Emoglobina corpuscolare media|Hemoglobina corpuscular media';
 const MCHC = 'CHCM|MCHC|Concentração de hemoglobina corpuscular média|Concentrazione emoglobinica corpuscolare media|Concentración de hemoglobina corpuscular media';
 const NEUT = 'Neutrofily|Nötrofil|Neutrofiler|Neutrofile|Neutrófilos|Neutrofili|Neutrófilos segmentados|Neutrofielen';
 const LYMPH = 'Lymfocyty|Lenfosit|Lymfocyter|Limfocyty|Linfócitos|Linfociti|Linfocitos|Lymfocyten';
 const MONO = 'Monocyty|Monosit|Monocyter|Monócitos|Monociti|Monocitos|Monocyten';
-const EOS = 'Eozinofily|Eozinofil|Eosinofiler|Eozynofile|Eosinófilos|Eosinofili|Eosinofielen';
+const EOS = 'Eozinofily|Eozinofil|Eosinofiler|Eozynofile|Eosinófilos|Eosinofili|Eosinofielen|EO|Eosinofil';
 const BASO = 'Bazofily|Bazofil|Basofiler|Bazofile|Basófilos|Basofili|Basofielen';
 const FT4 = 'Serbest T4|sT4|Fritt T4|Vrij T4|Volný T4|Wolna tyroksyna|T4 livre|T4 libero|T4 libre|Tiroxina livre|Tiroxina libre';
 
+// Finnish short names after the specimen prefix ("fP-Ferrit", "S-Ferrit"), Hungarian, Indonesian, Romanian
+// and Japanese names of further analytes.
+const FERR = 'Ferrit|Ferritiini|Feritin|Ferritina';
+const ESR = 'Laju endap darah|LED|VSH|Viteza de sedimentare a hematiilor|Süllyedés|Westergren süllyedés';
+const GGT = 'γ-GTP|Gamma-GTP|GTP|γ-GT|Gamma-glutamiltranszferáz';
+
 export const OTHER_ALIASES: Record<string, string> = {
-  '2345-7': GLU, '14749-6': GLU,
-  '1558-6': GLU_FAST, '14771-0': GLU_FAST,
+  '2345-7': GLU, '14749-6': `${GLU}|${GLU_FAST}`,
+  '1558-6': GLU_FAST,
   '2160-0': CREA, '14682-9': CREA,
   '3091-6': UREA, '22664-7': UREA,
   '3084-1': URATE, '14933-6': URATE,
@@ -121,6 +127,7 @@ export const OTHER_ALIASES: Record<string, string> = {
   '711-2': EOS, '26449-9': EOS, '713-8': EOS, '26450-7': EOS,
   '704-7': BASO, '26444-0': BASO, '706-2': BASO, '30180-4': BASO,
   '3024-7': FT4, '14920-3': FT4,
+  '2276-4': FERR, '4537-7': ESR, '30341-2': ESR, '2324-2': GGT,
   // Blood-gas analyser (C-NPU) short names, once the "c"/"ct"/"F" prefix is read off (loinc-match.ts).
   '15074-8': 'Glu', '2339-0': 'Glu',
   '1925-7': 'Base(Ecf)|Base Ecf|BE(ecf)|Base excess ecf|SBE|Standard base excess',

@@ -7,7 +7,7 @@ const DDIMER = ['D-dimer|D dimer|D-dimers|Fibrin D-dimer|D-Dimer quantitative', 
 
 export const IMMUNOLOGY: LoincEntry[] = [
   // Inflammation
-  row('1988-5', 'C reactive protein [Mass/volume] in Serum or Plasma', 'CRP', 'Ser/Plas', 'mg/L|mg/dL', 'CRP|C-reactive protein|C reactive protein|CRP quantitative', 'CRP|C-reaktives Protein|C-reaktives Protein (CRP)', 'CRP|Protéine C réactive|Protéine C-réactive', 'inflammation'),
+  row('1988-5', 'C reactive protein [Mass/volume] in Serum or Plasma', 'CRP', 'Ser/Plas', 'mg/L|mg/dL', 'CRP|C-reactive protein|C reactive protein|CRP quantitative', 'CRP|C-reaktives Protein|C-reaktives Protein (CRP)', 'CRP|PCR|Protéine C réactive|Protéine C-réactive|Protéine C réactive (PCR)', 'inflammation'),
   row('30522-7', 'C reactive protein [Mass/volume] in Serum or Plasma by High sensitivity method', 'hs-CRP', 'Ser/Plas', 'mg/L|mg/dL', 'hs-CRP|hsCRP|High sensitivity CRP|C-reactive protein high sensitivity|Cardio CRP|CRP high sensitivity|C-reactive protein, cardiac|hs CRP', 'hs-CRP|hochsensitives CRP|CRP hochsensitiv', 'CRP ultrasensible|CRPus|hs-CRP', 'inflammation|cardiac'),
   row('76485-2', 'C reactive protein [Moles/volume] in Serum or Plasma', 'CRP', 'Ser/Plas', 'nmol/L', 'CRP|C-reactive protein', 'CRP|C-reaktives Protein', 'CRP|Protéine C réactive', 'inflammation', 3),
   row('33959-8', 'Procalcitonin [Mass/volume] in Serum or Plasma', 'Procalcitonin', 'Ser/Plas', 'ng/mL|ug/L', 'Procalcitonin|PCT', 'Procalcitonin|PCT', 'Procalcitonine|PCT', 'inflammation'),
