@@ -85,7 +85,7 @@ describe('matchLoinc: qualifiers a code asserts (fasting, calculated) need the r
   it('a plain "Glucose" is 2345-7; fasting only when the name or the panel says so', () => {
     expect(top('Glucose', { unit: 'mg/dL', panel: 'Basic Metabolic Panel (8)' })).toBe('2345-7');
     expect(top('Glucose', { unit: 'mg/dL', panel: 'FASTING GLUCOSE' })).toBe('1558-6');
-    expect(top('Glucose', { unit: 'mmol/L', panel: 'Fasting bloods' })).toBe('14749-6'); // moles: no fasting code (loinc-table/chemistry.ts)
+    expect(top('Glucose', { unit: 'mmol/L', panel: 'Fasting bloods' })).toBe('14771-0');
     expect(top('Glycémie', { unit: 'g/L', panel: 'Bilan à jeun' })).toBe('1558-6');
     expect(top('Glucose', { unit: 'mg/dL', rangeText: 'Fasting: 70-99' })).toBe('1558-6');
     expect(top('Glucose, fasting', { unit: 'mg/dL' })).toBe('1558-6');

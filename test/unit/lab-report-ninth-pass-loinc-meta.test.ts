@@ -47,15 +47,16 @@ describe('LOINC: names in further languages and prefixes', () => {
   });
 });
 
-describe('LOINC: a fasting glucose in moles is coded with the plain moles code', () => {
-  it('fasting names with mmol/L give 14749-6', () => {
-    expect(top('Glucose à jeun', { unit: 'mmol/l' })).toBe('14749-6');
-    expect(top('Nüchternglukose', { unit: 'mmol/L' })).toBe('14749-6');
-    expect(top('FPG', { unit: 'mmol/L' })).toBe('14749-6');
-  });
-  it('negative: in mass units the fasting code 1558-6 stays, and a plain name is never fasting', () => {
+describe('LOINC: a glucose the report calls fasting has the fasting code in mass and in mol units', () => {
+  it('fasting names give 14771-0 in mmol/L and 1558-6 in mass units', () => {
+    expect(top('Glucose à jeun', { unit: 'mmol/l' })).toBe('14771-0');
+    expect(top('Nüchternglukose', { unit: 'mmol/L' })).toBe('14771-0');
+    expect(top('FPG', { unit: 'mmol/L' })).toBe('14771-0');
     expect(top('Nüchternglukose', { unit: 'mg/dl' })).toBe('1558-6');
+  });
+  it('negative: a plain name is never fasting', () => {
     expect(top('Glucose', { unit: 'mg/dL' })).toBe('2345-7');
+    expect(top('Glucose', { unit: 'mmol/L' })).toBe('14749-6');
   });
 });
 

@@ -3,12 +3,6 @@ import { type LoincEntry, row } from './entry.js';
 
 const GLU = ['Glucose|Blood glucose|Blood sugar|GLU|Plasma glucose|Serum glucose|Glucose random|Random glucose', 'Glukose|Glucose|Blutzucker|BZ|Glukose im Serum|Glucose im Plasma', 'Glycémie|Glucose|Glycemie|Glucose sanguine'] as const;
 const GLU_FASTING = ['Fasting glucose|Glucose fasting|Fasting blood glucose|Fasting blood sugar|FBG|FBS|FPG|Fasting plasma glucose', 'Nüchternglukose|Glukose nüchtern|Nüchternblutzucker|Glucose nüchtern|Nüchtern-Glukose', 'Glycémie à jeun|Glucose à jeun'] as const;
-/** An analyte's en/de/fr alias lists with the fasting names added. */
-const withFasting = (names: readonly [string, string, string]): [string, string, string] => [
-  `${names[0]}|${GLU_FASTING[0]}`,
-  `${names[1]}|${GLU_FASTING[1]}`,
-  `${names[2]}|${GLU_FASTING[2]}`,
-];
 const BUN = ['BUN|Urea nitrogen|Blood urea nitrogen|Urea N|UN', 'Harnstoff-Stickstoff|Harnstoff-N|BUN', 'Azote uréique|Urée azote|BUN'] as const;
 const UREA = ['Urea|Serum urea|Blood urea', 'Harnstoff', 'Urée|Urémie'] as const;
 const CREA = ['Creatinine|Creat|CREA|Serum creatinine|Creatinine serum', 'Kreatinin|Creatinin|Krea', 'Créatinine|Créatininémie|Creatinine'] as const;
@@ -47,11 +41,10 @@ const NONHDL = ['Non-HDL cholesterol|Non HDL cholesterol|Non-HDL-C|Non HDL|Chole
 export const CHEMISTRY: LoincEntry[] = [
   // Glucose and diabetes
   row('2345-7', 'Glucose [Mass/volume] in Serum or Plasma', 'Glucose', 'Ser/Plas', 'mg/dL|g/L', ...GLU, 'chem|diabetes'),
-  // A glucose in mmol/L is coded 14749-6 also when the report says fasting: SI reports (and the corpus
-  // truth, every family) do not use the moles fasting code 14771-0, so it is not in the table and the
-  // fasting names are aliases of 14749-6. In mass units the fasting code 1558-6 stays (see loinc-match.ts).
-  row('14749-6', 'Glucose [Moles/volume] in Serum or Plasma', 'Glucose', 'Ser/Plas', 'mmol/L', ...withFasting(GLU), 'chem|diabetes'),
+  row('14749-6', 'Glucose [Moles/volume] in Serum or Plasma', 'Glucose', 'Ser/Plas', 'mmol/L', ...GLU, 'chem|diabetes'),
+  // A glucose the report calls fasting has the fasting codes, in mass and in mol units alike (see loinc-match.ts).
   row('1558-6', 'Fasting glucose [Mass/volume] in Serum or Plasma', 'Fasting glucose', 'Ser/Plas', 'mg/dL|g/L', ...GLU_FASTING, 'chem|diabetes'),
+  row('14771-0', 'Fasting glucose [Moles/volume] in Serum or Plasma', 'Fasting glucose', 'Ser/Plas', 'mmol/L', ...GLU_FASTING, 'chem|diabetes'),
   row('2339-0', 'Glucose [Mass/volume] in Blood', 'Glucose (blood)', 'Bld', 'mg/dL', 'Glucose whole blood|Whole blood glucose|Blood glucose|Glucose', 'Glukose Vollblut|Blutzucker|Glukose kapillär', 'Glycémie capillaire|Glucose sang total', 'diabetes', 3),
   row('15074-8', 'Glucose [Moles/volume] in Blood', 'Glucose (blood)', 'Bld', 'mmol/L', 'Glucose whole blood|Whole blood glucose|Blood glucose|Glucose', 'Glukose Vollblut|Blutzucker|Glukose kapillär', 'Glycémie capillaire|Glucose sang total', 'diabetes', 3),
   row('4548-4', 'Hemoglobin A1c/Hemoglobin.total in Blood', 'HbA1c', 'Bld', '%', 'Hemoglobin A1c|HbA1c|A1c|Hb A1c|Glycated hemoglobin|Glycohemoglobin|Glycosylated hemoglobin|Haemoglobin A1c|Glycated haemoglobin|HgbA1c|Hemoglobin A1c (NGSP)', 'HbA1c|Hämoglobin A1c|Glykiertes Hämoglobin|Glykohämoglobin|HbA1c (DCCT)|HbA1c (NGSP)', 'HbA1c|Hémoglobine glyquée|Hémoglobine A1c|Hémoglobine glycosylée', 'diabetes'),

@@ -97,8 +97,8 @@ const ESR = 'Laju endap darah|LED|VSH|Viteza de sedimentare a hematiilor|Süllye
 const GGT = 'γ-GTP|Gamma-GTP|GTP|γ-GT|Gamma-glutamiltranszferáz';
 
 export const OTHER_ALIASES: Record<string, string> = {
-  '2345-7': GLU, '14749-6': `${GLU}|${GLU_FAST}`,
-  '1558-6': GLU_FAST,
+  '2345-7': GLU, '14749-6': GLU,
+  '1558-6': GLU_FAST, '14771-0': GLU_FAST,
   '2160-0': CREA, '14682-9': CREA,
   '3091-6': UREA, '22664-7': UREA,
   '3084-1': URATE, '14933-6': URATE,
