@@ -412,6 +412,38 @@ export function lookAlikeOfPrevious(value: ParsedValue | undefined, previousText
 }
 
 /**
+ * "0.74 1.35" in a range column: two plain numbers, the first below the second, are the bounds of a span
+ * whose dash was lost (the column says a range stands there). With `dashed`, "3.5 - 5.1" is read so too.
+ */
+function spanOfTwoNumbers(text: string, decimalComma: boolean, dashed = false): ParsedRange | undefined {
+  const m = (dashed ? /^\s*(\d+(?:[.,]\d+)?)\s*(?:[-–—]\s*)?(\d+(?:[.,]\d+)?)\s*$/ : /^\s*(\d+(?:[.,]\d+)?)\s+(\d+(?:[.,]\d+)?)\s*$/).exec(text);
+  if (!m) return undefined;
+  const range = parseRange(`${m[1]} - ${m[2]}`, decimalComma);
+  return range?.min !== undefined && range.max !== undefined && range.min < range.max ? range : undefined;
+}
+
+/**
+ * "70 | 99" under "Ref. Low | Ref. High": the two limit cells make one range. One cell may be empty: a
+ * lower limit alone ("40 | ") bounds the range from below, an upper one alone from above. A cell that is
+ * not a plain number (or both empty) gives no range.
+ */
+export function rangeOfLimits(lowText: string, highText: string, decimalComma: boolean): ParsedRange | undefined {
+  const num = (t: string): number | undefined => {
+    const v = t.trim() === '' ? undefined : parseValue(t.trim(), decimalComma);
+    return v?.type === 'numeric' && /^[-−]?\d/.test(t.trim()) ? Number(v.value) : undefined;
+  };
+  const lo = num(lowText);
+  const hi = num(highText);
+  // Both limits in one cell ("3.5 - 5.1" or "3.5 5.1" under the low limit, the other empty): cells joined where they stand close.
+  if ((lowText.trim() === '') !== (highText.trim() === '') && (lo ?? hi) === undefined) return spanOfTwoNumbers(`${lowText} ${highText}`, decimalComma, true);
+  if ((lowText.trim() !== '' && lo === undefined) || (highText.trim() !== '' && hi === undefined)) return undefined;
+  if (lo === undefined && hi === undefined) return undefined;
+  if (lo !== undefined && hi !== undefined && lo > hi) return undefined;
+  const text = lo !== undefined && hi !== undefined ? `${lowText.trim()} - ${highText.trim()}` : lo !== undefined ? `>= ${lowText.trim()}` : `<= ${highText.trim()}`;
+  return { text, min: lo, max: hi, minInclusive: true, maxInclusive: true };
+}
+
+/**
  * Read a row through the header's columns; undefined if the cells do not fit the columns, null when they
  * fit but say the value is not to be trusted (no other reading of the line may then take it).
  */
@@ -426,6 +458,8 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | null | und
   // From OCR, one garbled word beside a value that has a unit or a range is left out rather than the row.
   const garbled = opts.ocr === true && f.leftoverWords === 1 && (f.unit !== undefined || f.range !== undefined);
   if (!f.value || (f.leftoverWords > 0 && !garbled) || name === '' || !unitCellOk(unitText) || crowded(resultTokens, true)) return undefined;
+  // From OCR, "2%" under a result column whose unit column says "mg/dL": the sign is a misread digit, so the value is too.
+  if (opts.ocr && f.value.type === 'percentage' && isUnitToken(unitText) && !unitText.includes('%')) return null;
   if (unitText !== '') f.unit = unitText;
   f.unit ??= opts.layout!.columns.find((c) => c.role === 'result')?.unit;
   const sign = (cells.get('unit') ?? []).find((c) => SIGN_CELL.test(c.trim()) || isFlagCell(c));
@@ -434,12 +468,19 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | null | und
   if (rangeText !== '' && !f.unit && isUnitToken(rangeText)) {
     f.unit = rangeText; // a unit printed in the range column of a row without a range ("63.2   %")
   } else if (rangeText !== '') {
-    const r = parseRange(rangeText, opts.decimalComma);
+    const r = parseRange(rangeText, opts.decimalComma) ?? spanOfTwoNumbers(rangeText, opts.decimalComma);
     f.range = r ?? { text: rangeText, minInclusive: true, maxInclusive: true };
     if (!f.unit && r) f.unit = unitInside(r.text);
   }
-  const flagText = text('flag');
-  if (flagText !== '') f.flag = parseFlag(flagText) ?? f.flag;
+  if (rangeText === '') f.range = rangeOfLimits(text('low'), text('high'), opts.decimalComma) ?? f.range;
+  // Each flag column's cell on its own ("H" under Flag, "F" under a second status-like column).
+  for (const cell of cells.get('flag') ?? []) {
+    const flag = parseFlag(cell);
+    if (flag) {
+      f.flag = flag;
+      break;
+    }
+  }
   if (opts.ocr && lookAlikeOfPrevious(f.value, text('previous'), f.range, opts.decimalComma)) return null;
   return candidate(name, f, true, opts);
 }
