@@ -296,7 +296,7 @@ class ReportReader {
     if (this.continuesRange(pl.line)) return;
     if (this.labelledRange(pl.line, this.ocrPages.has(pl.page))) return;
     if (this.inInputBlock(pl.line)) return;
-    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page), doubted: this.doubtedLines };
+    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, nameConfidence: this.nameConfidence, ocr: this.ocrPages.has(pl.page), doubted: this.doubtedLines };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);

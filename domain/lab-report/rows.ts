@@ -12,7 +12,7 @@ import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole } fr
 import { parseRange, type ParsedRange } from './ranges.js';
 import { squash } from './text.js';
 import { applyRangeLabels, joinSpacedUnits, type Token, tokenize } from './tokens.js';
-import { type TextLine } from './types.js';
+import { LIKELY_TEST_NAME, type NameConfidence, type TextLine } from './types.js';
 import { isUnitToken, unitKind } from './units.js';
 import { parseValue, type ParsedValue } from './values.js';
 
@@ -33,6 +33,8 @@ export interface RowOptions {
   layout?: ColumnLayout;
   /** Says whether a name ending in a number is a real test name ("CA 125"), from the LOINC table. */
   isKnownName: (name: string) => boolean;
+  /** How surely a phrase names a test (the LOINC matcher's confidence), when the caller has it. */
+  nameConfidence?: NameConfidence;
   /** The line was read by OCR, which garbles a word now and then ("37  ws  (5-50)" for "37 U/L (5-50)"). */
   ocr?: boolean;
   /** Collects the lines whose columns were read but whose value is in doubt: no other reading may take them. */
@@ -557,6 +559,34 @@ export function isLegendLine(tokens: Token[]): boolean {
   return labelled >= 2;
 }
 
+/** A laboratory's short code for a test in capitals ("GLUF", "CO2", "K"), in a cell of its own. */
+const CODE_CELL = /^\p{Lu}[\p{Lu}\d]{0,5}$/u;
+
+/**
+ * "GLUF | Glucose, Fasting | 89 | mg/dL | 70 | 99 | F": a code in capitals in the first cell, the name in
+ * mixed case (or the code again) in the second (words only), the value opening the third. The name is the second cell; the
+ * fields are read from the cells after it, one stray word among them tolerated (a status letter, "F" for
+ * final). Without this, the code reads as the name and the real name as two stray words, and the line as
+ * no row at all, in the row reading and the proximity reading alike (which reads each line as a row).
+ */
+function byCodeAndName(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined {
+  if (chunks.length < 3 || !CODE_CELL.test(chunks[0]!.text)) return undefined;
+  // "TSH | TSH": the code is the name.
+  if (!/\p{Ll}/u.test(chunks[1]!.text) && chunks[1]!.text !== chunks[0]!.text) return undefined;
+  // "HDL | Cholesterol": a first cell that makes a likely test name with the second is the name's first word.
+  const joined = `${chunks[0]!.text} ${chunks[1]!.text}`;
+  if (opts.nameConfidence ? opts.nameConfidence(joined) >= LIKELY_TEST_NAME : opts.isKnownName(joined)) return undefined;
+  // "TSH | nn | 5,55": a first cell naming a test beside a second that names none (a word misread by OCR) is the name.
+  const likely = (t: string): boolean => (opts.nameConfidence ? opts.nameConfidence(t) >= LIKELY_TEST_NAME : opts.isKnownName(t));
+  const same = chunks[1]!.text === chunks[0]!.text;
+  if (!same && (!/\p{L}{3}/u.test(chunks[1]!.text) || (likely(chunks[0]!.text) && !likely(chunks[1]!.text)))) return undefined;
+  const nameTokens = tokenize(chunks[1]!.text, 1);
+  const opening = tokenize(chunks[2]!.text, 2)[0];
+  if (nameTokens.some((t) => VALUE_KINDS.has(t.kind) || t.kind === 'range') || !opening || !VALUE_KINDS.has(opening.kind)) return undefined;
+  const f = assignFields(tokensOf(chunks.slice(2), 2, opts.decimalComma), opts, rangeFirst(opts.layout));
+  return f.valueIndex === 0 && f.leftoverWords <= 1 && !f.crowded ? candidate(chunks[1]!.text, f, false, opts) : undefined;
+}
+
 /** Read a line as a result row, or undefined when it is not one. */
 export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undefined {
   const chunks = chunksOf(line);
@@ -575,6 +605,8 @@ export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undef
     }
     if (row) return row;
   }
+  const coded = byCodeAndName(chunks, opts);
+  if (coded) return coded;
   // The first chunk is the name when later chunks hold the value; else split inside the text.
   const first = tokenize(chunks[0]!.text, 0);
   // A test's code alone in the first chunk ("NPU02192 | P-Glukose | 5,6") is not its name: the token reading joins and then drops it.

@@ -148,3 +148,36 @@ describe('a range column read by OCR', () => {
     expect(byName(r, 'Neutrophils')).toMatchObject({ value: '61' });
   });
 });
+
+describe('a code cell before the name cell, with no header read (issue 14: never no results when results are printed)', () => {
+  const X = { code: 20, name: 70, value: 230, unit: 290, low: 360, high: 420, status: 500 };
+  it('reads the name from the second cell and the value after it, the bare limits and a status letter tolerated', () => {
+    const r = parse([
+      row(10, [['Chemistry Export', 20]]),
+      row(20, [['LIPA', X.code], ['Lipase', X.name], ['38', X.value], ['U/L', X.unit], ['13', X.low], ['60', X.high], ['F', X.status]]),
+      row(30, [['PHOS', X.code], ['Phosphorus, Inorganic', X.name], ['3.9', X.value], ['mg/dL', X.unit], ['2.5', X.low], ['4.5', X.high], ['P', X.status]]),
+      row(40, [['CK', X.code], ['CK', X.name], ['142', X.value], ['U/L', X.unit], ['39', X.low], ['308', X.high], ['F', X.status]]),
+    ]);
+    expect(r.map((x) => [x.test_name, x.value, x.units])).toEqual([
+      ['Lipase', '38', 'U/L'],
+      ['Phosphorus, Inorganic', '3.9', 'mg/dL'],
+      ['CK', '142', 'U/L'],
+    ]);
+  });
+
+  it('does not take the second cell alone for the name when the first makes a test name with it, nor a capital qualifier', () => {
+    const r = parse([
+      row(10, [['LDL', X.code], ['Cholesterol', X.name], ['3.1', X.value], ['mmol/L', X.unit], ['(<3.0)', X.low]]),
+      row(20, [['GLUCOSE', X.code], ['FASTING', X.name], ['95', X.value], ['mg/dL', X.unit], ['70-99', X.low]]),
+    ]);
+    expect(r.map((x) => x.test_name)).not.toContain('FASTING');
+    expect(r.map((x) => x.test_name)).not.toContain('Cholesterol');
+  });
+});
+
+describe('a code cell before the name cell, read by OCR', () => {
+  it('does not take a misread word after a test name for the name ("TSH | nn | 3,1")', () => {
+    const r = parse([row(10, [['TSH', 20], ['nn', 90], ['3,1', 230], ['mU/l', 300], ['0,3 - 4,2', 380]])], 'ocr');
+    expect(r.map((x) => x.test_name)).not.toContain('nn');
+  });
+});
