@@ -466,9 +466,9 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
   reader.finish();
   const results = chooseByRegion(
-    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line) && !reader.doubtedLines.has(l.line)).map((l) => l.line) })),
+    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line)).map((l) => l.line) })),
     reader.results.map((result, i) => ({ result, line: reader.sources[i]! })),
-    { decimalComma, isKnownName: reader.isKnownName, nameConfidence: reader.nameConfidence },
+    { decimalComma, isKnownName: reader.isKnownName, nameConfidence: reader.nameConfidence, doubted: reader.doubtedLines },
     (row, page) => reader.resultOf(row, page, undefined),
   );
 

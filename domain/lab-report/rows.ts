@@ -456,6 +456,9 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | null | und
   const name = text('name');
   const resultTokens = tokensOf([{ text: text('result') }], 0, opts.decimalComma);
   const f = assignFields(resultTokens, opts, false);
+  // A result cell that cannot be read (garbled by OCR) beside a previous result: no other reading of the line may
+  // take the previous value for the result.
+  if (!f.value && text('result') !== '' && /\d/.test(text('previous'))) return null;
   const unitText = withoutSignCells(unitCellsOf(cells.get('unit') ?? [], opts.ocr === true));
   // From OCR, one garbled word beside a value that has a unit or a range is left out rather than the row.
   const garbled = opts.ocr === true && f.leftoverWords === 1 && (f.unit !== undefined || f.range !== undefined);

@@ -181,3 +181,29 @@ describe('a code cell before the name cell, read by OCR', () => {
     expect(r.map((x) => x.test_name)).not.toContain('nn');
   });
 });
+
+describe('a previous-result column beside a current result that cannot be read', () => {
+  const X = { name: 20, prev: 160, cur: 250, unit: 330, change: 400, range: 460 };
+  const head = row(10, [['Test', X.name], ['Previous (02/11/23)', X.prev], ['Result (14/05/24)', X.cur], ['Units', X.unit], ['Change', X.change], ['Reference', X.range]]);
+  it('never takes the previous value (nor the change) for the result, and still reads the other rows', () => {
+    const r = parse(
+      [
+        head,
+        row(20, [['Ferritin', X.name], ['41', X.prev], ['5g', X.cur], ['ug/L', X.unit], ['+6', X.change], ['30-400', X.range]]),
+        row(30, [['Transferrin', X.name], ['2.6', X.prev], ['2.9', X.cur], ['g/L', X.unit], ['+0.3', X.change], ['2.0-3.6', X.range]]),
+        row(40, [['Iron', X.name], ['14', X.prev], ['17', X.cur], ['umol/L', X.unit], ['+3', X.change], ['10-30', X.range]]),
+      ],
+      'ocr',
+    );
+    expect(r.find((x) => x.test_name === 'Ferritin')).toBeUndefined();
+    expect(r.map((x) => [x.test_name, x.value])).toEqual([
+      ['Transferrin', '2.9'],
+      ['Iron', '17'],
+    ]);
+  });
+
+  it('reads a row that has no previous value through the current column', () => {
+    const r = parse([head, row(20, [['Folate', X.name], ['23', X.cur], ['nmol/L', X.unit], ['>7', X.range]])]);
+    expect(byName(r, 'Folate')).toMatchObject({ value: '23', units: 'nmol/L' });
+  });
+});
