@@ -83,10 +83,18 @@ function rawChunks(line: TextLine): Chunk[] {
   return chunks;
 }
 
-export type ColumnRole = 'name' | 'result' | 'unit' | 'range' | 'flag' | 'previous' | 'other';
+/**
+ * 'low' and 'high': the two limits of the reference range printed in columns of their own ("Ref. Low |
+ * Ref. High", "Min | Max", "Untergrenze | Obergrenze"); a row's two cells make one range.
+ */
+export type ColumnRole = 'name' | 'result' | 'unit' | 'range' | 'low' | 'high' | 'flag' | 'previous' | 'other';
 
 // Header words per role, folded. Multi-word phrases first so "reference range" beats "range".
 const HEADER_WORDS: [ColumnRole, RegExp][] = [
+  ['low', /^((ref\.?|reference|normal|norm|range) ?(low|lower|min\.?|minimum)|low(er)?( ref\.?| reference| normal)?( limit| bound| value)?|min\.?|minimum|untergrenze|untere grenze|unterer (grenzwert|referenzwert|normwert|wert)|limite inf\.?|limite inferieure|lim\.? inf\.?|valor minimo|minimo|von)$/],
+  ['high', /^((ref\.?|reference|normal|norm|range) ?(high|upper|max\.?|maximum)|(high|upper)( ref\.?| reference| normal)?( limit| bound| value)?|max\.?|maximum|obergrenze|obere grenze|oberer (grenzwert|referenzwert|normwert|wert)|limite sup\.?|limite superieure|lim\.? sup\.?|valor maximo|maximo|bis)$/],
+  // The laboratory's own interval named as such when a report also prints another ("Standard Range | Optimal Range").
+  ['range', /^(standard|laboratory|lab|conventional|clinical) (reference )?(range|interval|values?|limits?)$/],
   ['range', /^(reference (range|interval|values?|limits?)( and units)?|(bio\.?|biological) ref\.? ?(range|interval|values?)|ref\.? limits?|normal limits?|reference intervals|ref\.? ?(range|interval|values?)|normal (range|values?)|expected (range|values?)|biological reference interval|reference|ref\.?|range|normals?|referenzbereich|zakres referencyjny|zakres|referenzwerte?|ref\.?-?bereich|normbereich|normalbereich|normwerte?|norm|valeurs? de reference|valeurs? normales|valeurs? usuelles|intervalle de reference|normes|references?|v\.?r\.?|zielbereich|cut-?offs?|therapeutic( range)?|viitearvot|viitevali|referencia (tartomany|ertek)|ref\.? tartomany|nilai (rujukan|normal)|referanse(omrade|verdi)|referenceinterval)$/],
   ['previous', /^(previous( result| value| time| year)?( and date)?|last time|last year|prior( result)?( and date)?|last result|vorwert(e)?|vorbefund|fruher|resultats? anterieurs?|anteriorites?|precedents?|ancien resultat)$/],
   ['result', /^(results?|values?|your (result|value)|current( result)?( and flag)?|this time|this year|result and flag|in range|out of range|observed|patient (result|value)|ergebnis(se)?|wynik|wert|messwert|befund|resultats?|valeur|ihr wert|aktuell|tulos|eredmeny|hasil)$/],
@@ -94,9 +102,11 @@ const HEADER_WORDS: [ColumnRole, RegExp][] = [
   ['flag', /^(flags?|abnormal flag|status|indicator|kennzeichen|bewertung|markierung|hinweis|indicateur|interpretation|interp\.?|alert|h\/l|abn\.?|ab|pathologisch|judge?ments?|elteres|ket\.?|keterangan)$/],
   ['name', /^(tests?|test name|analytes?|analysis|parameters?|components?|examination|investigations?|description|determination|procedure|untersuchung(en)?|badanie|analysen?|analyses|bezeichnung|examens?|libelle|dosages?|determinations?|name|test description|biomarker|nutrients?|allergens?|markers?|items?|test items?|examination items?|drugs?|tutkimus|vizsgalat|pemeriksaan|analyse|undersogelse)$/],
   ['other', /^(date|datum|collected|specimen|lab|site|method|methode|methodik|metode|code|npu-?kode|kode|koodi|loinc|cpt|comments?|remarks?|notes?|kommentar|bemerkung|commentaires?|class(es)?|control|category)$/],
+  // The difference from the previous result ("Change", "Delta", "+0.6"): not the result.
+  ['other', /^(change|delta|difference|diff\.?|trend|anderung|veranderung|differenz|variation|evolution|ecart|cambio|diferencia|variacion)$/],
   // Interval bands printed as columns of their own ("Deficient | Insufficient | Optimal"): the band a healthy
   // result falls in is the reference range; the bands outside it are not.
-  ['range', /^(optimal( range)?|sufficient|sufficiency|desirable|target( range)?)$/],
+  ['range', /^(optimal( range)?|sufficient|sufficiency|desirable|target( range)?|functional( range)?|goal|ideal( range)?)$/],
   ['other', /^(deficient|deficiency|insufficient|insufficiency|borderline|elevated|toxic(ity)?|(above|below) optimal|(high|low|moderate) risk|suboptimal)$/],
 ];
 
@@ -116,6 +126,12 @@ export function headerRoleOf(text: string): ColumnRole | undefined {
   // "Result (kUA/L)": a result heading with the column's unit in brackets.
   const aside = /^(.+?)\s*\(([^()]+)\)$/.exec(t);
   if (aside && isUnitToken(aside[2]!) && roleOfPhrase(aside[1]!) === 'result') return 'result';
+  // "Previous (01/10/23)", "Result 04/04/24": a result or previous-result heading with its collection date.
+  const dated = /^(.+?)\s*[([]?\s*([^\s()[\]]+)\s*[)\]]?$/.exec(t);
+  if (dated && DATE_CELL.test(dated[2]!)) {
+    const role = roleOfPhrase(dated[1]!.trim());
+    if (role === 'result' || role === 'previous') return role;
+  }
   if (!/[/&()]/.test(t)) return qualifiedHeading(t);
   const parts = t.split(/\s*[/&()]\s*/).filter((p) => p !== '');
   const roles = parts.map((p) => (/^(expected|normal)$/.test(p) ? 'range' : roleOfPhrase(p)));
@@ -171,8 +187,34 @@ export function detectHeader(line: TextLine): ColumnLayout | undefined {
   if (!roles.includes('name') && firstData > 0 && roles[firstData - 1] === undefined && roles.slice(0, firstData - 1).every((r) => r === undefined || r === 'other')) {
     roles[firstData - 1] = 'name';
   }
-  const columns = chunks.map((c, i) => ({ role: roles[i] ?? ('other' as const), x: c.x, ...unitOfHeading(c.text, roles[i]) }));
+  const settled = settleRoles(roles.map((r) => r ?? 'other'), chunks.map((c) => c.text));
+  const columns = chunks.map((c, i) => ({ role: settled[i]!, x: c.x, ...unitOfHeading(c.text, roles[i]) }));
   return validLayout(columns, chunks[0]!.positioned);
+}
+
+/** A range column of targets beside the laboratory's own: "Optimal Range", "Target", "Functional Range", "Goal". */
+const SECONDARY_RANGE = /^(optimal|optimum|target|functional|goal|desirable|ideal|sufficient|sufficiency|zielbereich|ziel|optimale?)\b/;
+
+/**
+ * Roles that depend on the other headings of the line:
+ * - Two or more range columns, one of them a target ("Standard Range | Optimal Range", "Reference | Target"):
+ *   the laboratory's range is the reference; the targets are other columns. Alone, a target band is the range.
+ * - A limit column without its partner ("Max" alone) makes no range: it is another column.
+ * - A "Status" column beside a flag column gives the result's report status (final, preliminary, corrected),
+ *   not its flag.
+ */
+function settleRoles(roles: ColumnRole[], texts: string[]): ColumnRole[] {
+  const folded = texts.map((t) => foldText(t).replace(/[:*]+$/, '').trim());
+  const out = [...roles];
+  const ranges = out.flatMap((r, i) => (r === 'range' ? [i] : []));
+  const secondary = ranges.filter((i) => SECONDARY_RANGE.test(folded[i]!));
+  if (secondary.length > 0 && secondary.length < ranges.length) for (const i of secondary) out[i] = 'other';
+  const hasLow = out.includes('low');
+  const hasHigh = out.includes('high');
+  if (hasLow !== hasHigh || (hasLow && out.includes('range'))) out.forEach((r, i) => (r === 'low' || r === 'high' ? (out[i] = 'other') : undefined));
+  const flags = out.flatMap((r, i) => (r === 'flag' ? [i] : []));
+  if (flags.length > 1) for (const i of flags) if (/^status$/.test(folded[i]!)) out[i] = 'other';
+  return out;
 }
 
 /** "Result (kUA/L)": the unit a result column's heading names in brackets, for rows printing none. */
@@ -288,7 +330,7 @@ function wordsWithX(line: TextLine): { word: string; x: number }[] {
 function splitHeaderWords(line: TextLine): ColumnLayout | undefined {
   const words = wordsWithX(line);
   if (words.length < 2 || words.length > 16) return undefined;
-  const columns: { role: ColumnRole; x: number }[] = [];
+  const columns: { role: ColumnRole; x: number; text: string }[] = [];
   let i = 0;
   while (i < words.length) {
     if (CONNECTORS.has(foldText(words[i]!.word))) {
@@ -298,21 +340,25 @@ function splitHeaderWords(line: TextLine): ColumnLayout | undefined {
     let span = 4;
     for (; span >= 1; span--) {
       if (i + span > words.length) continue;
-      const role = headerRoleOf(words.slice(i, i + span).map((w) => w.word).join(' '));
+      const phrase = words.slice(i, i + span).map((w) => w.word).join(' ');
+      const role = headerRoleOf(phrase);
       if (!role) continue;
       const prev = columns.at(-1);
       // A phrase split over several cells ("Reference" "Range") is one column.
-      if (!(prev && prev.role === role && line.cells && words[i]!.x - prev.x < 1e-9)) columns.push({ role, x: words[i]!.x });
+      if (!(prev && prev.role === role && line.cells && words[i]!.x - prev.x < 1e-9)) columns.push({ role, x: words[i]!.x, text: phrase });
       break;
     }
     if (span === 0) return undefined;
     i += span;
   }
-  return validLayout(columns, Boolean(line.cells && line.cells.length > 0));
+  const settled = settleRoles(columns.map((c) => c.role), columns.map((c) => c.text));
+  return validLayout(columns.map((c, k) => ({ role: settled[k]!, x: c.x })), Boolean(line.cells && line.cells.length > 0));
 }
 
 function validLayout(columns: { role: ColumnRole; x: number }[], positioned: boolean): ColumnLayout | undefined {
   const roles = new Set(columns.map((c) => c.role));
+  // Two limit columns together are the range column (settleRoles leaves no lone limit).
+  if (roles.has('low') && roles.has('high')) roles.add('range');
   const dataRoles = ['result', 'range', 'unit', 'flag'].filter((r) => roles.has(r as ColumnRole)).length;
   if (columns.length < 2 || dataRoles < 1 || !(roles.has('result') || roles.has('range'))) return undefined;
   if (!roles.has('name') && dataRoles < 2) return undefined;

@@ -296,7 +296,7 @@ class ReportReader {
     if (this.continuesRange(pl.line)) return;
     if (this.labelledRange(pl.line, this.ocrPages.has(pl.page))) return;
     if (this.inInputBlock(pl.line)) return;
-    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page), doubted: this.doubtedLines };
+    const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, nameConfidence: this.nameConfidence, ocr: this.ocrPages.has(pl.page), doubted: this.doubtedLines };
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);
@@ -466,9 +466,9 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
   reader.finish();
   const results = chooseByRegion(
-    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line) && !reader.doubtedLines.has(l.line)).map((l) => l.line) })),
+    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line)).map((l) => l.line) })),
     reader.results.map((result, i) => ({ result, line: reader.sources[i]! })),
-    { decimalComma, isKnownName: reader.isKnownName, nameConfidence: reader.nameConfidence },
+    { decimalComma, isKnownName: reader.isKnownName, nameConfidence: reader.nameConfidence, doubted: reader.doubtedLines },
     (row, page) => reader.resultOf(row, page, undefined),
   );
 

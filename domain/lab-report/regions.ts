@@ -54,8 +54,10 @@ export function chooseByRegion(
 ): ParsedResult[] {
   const out: ParsedResult[] = [];
   for (const { page, lines } of pages) {
+    // Lines the row reader read through their columns and found in doubt (rows.ts): no other reading takes them.
+    const doubted = opts.doubted ?? new Set<TextLine>();
     const near = (r: { lines: Region['lines'] }) =>
-      readByProximity(r.lines, opts)
+      readByProximity(r.lines.filter((l) => !doubted.has(l.line)), opts)
         .map((p) => resultOf(p.row, page))
         .filter((x): x is ParsedResult => x !== undefined);
     const regions = regionsOf(lines, (side) => near({ lines: side }).length);
@@ -64,6 +66,8 @@ export function chooseByRegion(
     for (const group of groupsOf(regions)) {
       const own = new Set(group.flatMap((r) => r.lines.map((l) => l.line)));
       const rows = onPage.filter((s) => own.has(s.line));
+      // A doubted line is explained by the row reading (which declined its value), not left to the proximity reading.
+      const declined = [...own].filter((l) => doubted.has(l)).length;
       rows.forEach((s) => placed.add(s));
       const byProximity = group.map(near);
       const prox = byProximity.flat();
@@ -77,8 +81,9 @@ export function chooseByRegion(
             .map((row) => resultOf(row, page))
             .filter((x): x is ParsedResult => x !== undefined)
         : [];
-      if (prose.length > Math.max(prox.length, rows.length)) out.push(...prose);
-      else if (prox.length > rows.length || (prox.length === rows.length && measured(prox) > measured(rowResults))) out.push(...prox.map((r) => richer(r, rows)));
+      const explained = rows.length + declined;
+      if (prose.length > Math.max(prox.length, explained)) out.push(...prose);
+      else if (prox.length > explained || (prox.length === explained && measured(prox) > measured(rowResults))) out.push(...prox.map((r) => richer(r, rows)));
       else out.push(...rows.map((s) => s.result));
     }
     out.push(...onPage.filter((s) => !placed.has(s)).map((s) => s.result));

@@ -12,7 +12,7 @@ import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole } fr
 import { parseRange, type ParsedRange } from './ranges.js';
 import { squash } from './text.js';
 import { applyRangeLabels, joinSpacedUnits, type Token, tokenize } from './tokens.js';
-import { type TextLine } from './types.js';
+import { LIKELY_TEST_NAME, type NameConfidence, type TextLine } from './types.js';
 import { isUnitToken, unitKind } from './units.js';
 import { parseValue, type ParsedValue } from './values.js';
 
@@ -33,6 +33,8 @@ export interface RowOptions {
   layout?: ColumnLayout;
   /** Says whether a name ending in a number is a real test name ("CA 125"), from the LOINC table. */
   isKnownName: (name: string) => boolean;
+  /** How surely a phrase names a test (the LOINC matcher's confidence), when the caller has it. */
+  nameConfidence?: NameConfidence;
   /** The line was read by OCR, which garbles a word now and then ("37  ws  (5-50)" for "37 U/L (5-50)"). */
   ocr?: boolean;
   /** Collects the lines whose columns were read but whose value is in doubt: no other reading may take them. */
@@ -412,6 +414,38 @@ export function lookAlikeOfPrevious(value: ParsedValue | undefined, previousText
 }
 
 /**
+ * "0.74 1.35" in a range column: two plain numbers, the first below the second, are the bounds of a span
+ * whose dash was lost (the column says a range stands there). With `dashed`, "3.5 - 5.1" is read so too.
+ */
+function spanOfTwoNumbers(text: string, decimalComma: boolean, dashed = false): ParsedRange | undefined {
+  const m = (dashed ? /^\s*(\d+(?:[.,]\d+)?)\s*(?:[-–—]\s*)?(\d+(?:[.,]\d+)?)\s*$/ : /^\s*(\d+(?:[.,]\d+)?)\s+(\d+(?:[.,]\d+)?)\s*$/).exec(text);
+  if (!m) return undefined;
+  const range = parseRange(`${m[1]} - ${m[2]}`, decimalComma);
+  return range?.min !== undefined && range.max !== undefined && range.min < range.max ? range : undefined;
+}
+
+/**
+ * "70 | 99" under "Ref. Low | Ref. High": the two limit cells make one range. One cell may be empty: a
+ * lower limit alone ("40 | ") bounds the range from below, an upper one alone from above. A cell that is
+ * not a plain number (or both empty) gives no range.
+ */
+export function rangeOfLimits(lowText: string, highText: string, decimalComma: boolean): ParsedRange | undefined {
+  const num = (t: string): number | undefined => {
+    const v = t.trim() === '' ? undefined : parseValue(t.trim(), decimalComma);
+    return v?.type === 'numeric' && /^[-−]?\d/.test(t.trim()) ? Number(v.value) : undefined;
+  };
+  const lo = num(lowText);
+  const hi = num(highText);
+  // Both limits in one cell ("3.5 - 5.1" or "3.5 5.1" under the low limit, the other empty): cells joined where they stand close.
+  if ((lowText.trim() === '') !== (highText.trim() === '') && (lo ?? hi) === undefined) return spanOfTwoNumbers(`${lowText} ${highText}`, decimalComma, true);
+  if ((lowText.trim() !== '' && lo === undefined) || (highText.trim() !== '' && hi === undefined)) return undefined;
+  if (lo === undefined && hi === undefined) return undefined;
+  if (lo !== undefined && hi !== undefined && lo > hi) return undefined;
+  const text = lo !== undefined && hi !== undefined ? `${lowText.trim()} - ${highText.trim()}` : lo !== undefined ? `>= ${lowText.trim()}` : `<= ${highText.trim()}`;
+  return { text, min: lo, max: hi, minInclusive: true, maxInclusive: true };
+}
+
+/**
  * Read a row through the header's columns; undefined if the cells do not fit the columns, null when they
  * fit but say the value is not to be trusted (no other reading of the line may then take it).
  */
@@ -422,10 +456,15 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | null | und
   const name = text('name');
   const resultTokens = tokensOf([{ text: text('result') }], 0, opts.decimalComma);
   const f = assignFields(resultTokens, opts, false);
+  // A result cell that cannot be read (garbled by OCR) beside a previous result: no other reading of the line may
+  // take the previous value for the result.
+  if (!f.value && text('result') !== '' && /\d/.test(text('previous'))) return null;
   const unitText = withoutSignCells(unitCellsOf(cells.get('unit') ?? [], opts.ocr === true));
   // From OCR, one garbled word beside a value that has a unit or a range is left out rather than the row.
   const garbled = opts.ocr === true && f.leftoverWords === 1 && (f.unit !== undefined || f.range !== undefined);
   if (!f.value || (f.leftoverWords > 0 && !garbled) || name === '' || !unitCellOk(unitText) || crowded(resultTokens, true)) return undefined;
+  // From OCR, "2%" under a result column whose unit column says "mg/dL": the sign is a misread digit, so the value is too.
+  if (opts.ocr && f.value.type === 'percentage' && isUnitToken(unitText) && !unitText.includes('%')) return null;
   if (unitText !== '') f.unit = unitText;
   f.unit ??= opts.layout!.columns.find((c) => c.role === 'result')?.unit;
   const sign = (cells.get('unit') ?? []).find((c) => SIGN_CELL.test(c.trim()) || isFlagCell(c));
@@ -434,12 +473,19 @@ function byColumns(chunks: Chunk[], opts: RowOptions): RowCandidate | null | und
   if (rangeText !== '' && !f.unit && isUnitToken(rangeText)) {
     f.unit = rangeText; // a unit printed in the range column of a row without a range ("63.2   %")
   } else if (rangeText !== '') {
-    const r = parseRange(rangeText, opts.decimalComma);
+    const r = parseRange(rangeText, opts.decimalComma) ?? spanOfTwoNumbers(rangeText, opts.decimalComma);
     f.range = r ?? { text: rangeText, minInclusive: true, maxInclusive: true };
     if (!f.unit && r) f.unit = unitInside(r.text);
   }
-  const flagText = text('flag');
-  if (flagText !== '') f.flag = parseFlag(flagText) ?? f.flag;
+  if (rangeText === '') f.range = rangeOfLimits(text('low'), text('high'), opts.decimalComma) ?? f.range;
+  // Each flag column's cell on its own ("H" under Flag, "F" under a second status-like column).
+  for (const cell of cells.get('flag') ?? []) {
+    const flag = parseFlag(cell);
+    if (flag) {
+      f.flag = flag;
+      break;
+    }
+  }
   if (opts.ocr && lookAlikeOfPrevious(f.value, text('previous'), f.range, opts.decimalComma)) return null;
   return candidate(name, f, true, opts);
 }
@@ -516,6 +562,34 @@ export function isLegendLine(tokens: Token[]): boolean {
   return labelled >= 2;
 }
 
+/** A laboratory's short code for a test in capitals ("GLUF", "CO2", "K"), in a cell of its own. */
+const CODE_CELL = /^\p{Lu}[\p{Lu}\d]{0,5}$/u;
+
+/**
+ * "GLUF | Glucose, Fasting | 89 | mg/dL | 70 | 99 | F": a code in capitals in the first cell, the name in
+ * mixed case (or the code again) in the second (words only), the value opening the third. The name is the second cell; the
+ * fields are read from the cells after it, one stray word among them tolerated (a status letter, "F" for
+ * final). Without this, the code reads as the name and the real name as two stray words, and the line as
+ * no row at all, in the row reading and the proximity reading alike (which reads each line as a row).
+ */
+function byCodeAndName(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined {
+  if (chunks.length < 3 || !CODE_CELL.test(chunks[0]!.text)) return undefined;
+  // "TSH | TSH": the code is the name.
+  if (!/\p{Ll}/u.test(chunks[1]!.text) && chunks[1]!.text !== chunks[0]!.text) return undefined;
+  // "HDL | Cholesterol": a first cell that makes a likely test name with the second is the name's first word.
+  const joined = `${chunks[0]!.text} ${chunks[1]!.text}`;
+  if (opts.nameConfidence ? opts.nameConfidence(joined) >= LIKELY_TEST_NAME : opts.isKnownName(joined)) return undefined;
+  // "TSH | nn | 5,55": a first cell naming a test beside a second that names none (a word misread by OCR) is the name.
+  const likely = (t: string): boolean => (opts.nameConfidence ? opts.nameConfidence(t) >= LIKELY_TEST_NAME : opts.isKnownName(t));
+  const same = chunks[1]!.text === chunks[0]!.text;
+  if (!same && (!/\p{L}{3}/u.test(chunks[1]!.text) || (likely(chunks[0]!.text) && !likely(chunks[1]!.text)))) return undefined;
+  const nameTokens = tokenize(chunks[1]!.text, 1);
+  const opening = tokenize(chunks[2]!.text, 2)[0];
+  if (nameTokens.some((t) => VALUE_KINDS.has(t.kind) || t.kind === 'range') || !opening || !VALUE_KINDS.has(opening.kind)) return undefined;
+  const f = assignFields(tokensOf(chunks.slice(2), 2, opts.decimalComma), opts, rangeFirst(opts.layout));
+  return f.valueIndex === 0 && f.leftoverWords <= 1 && !f.crowded ? candidate(chunks[1]!.text, f, false, opts) : undefined;
+}
+
 /** Read a line as a result row, or undefined when it is not one. */
 export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undefined {
   const chunks = chunksOf(line);
@@ -534,6 +608,8 @@ export function parseRow(line: TextLine, opts: RowOptions): RowCandidate | undef
     }
     if (row) return row;
   }
+  const coded = byCodeAndName(chunks, opts);
+  if (coded) return coded;
   // The first chunk is the name when later chunks hold the value; else split inside the text.
   const first = tokenize(chunks[0]!.text, 0);
   // A test's code alone in the first chunk ("NPU02192 | P-Glukose | 5,6") is not its name: the token reading joins and then drops it.
