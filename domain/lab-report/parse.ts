@@ -157,10 +157,11 @@ const GENERIC_RESULT = /^(result|resultado|resultat|ergebnis|risultato|uitslag|v
 const RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference)\b/;
 
 /**
- * "Follicular phase 2.4 - 12.6", "Postmenopause: <54.7", "High (lower risk) >=60": a range named by one
- * to four words (a bracketed aside among them).
+ * "Follicular phase 2.4 - 12.6", "Postmenopause: <54.7", "High (lower risk) >=60", "G3a Mildly to moderately
+ * decreased 45-59": a range named by one to six words (a bracketed aside among them; a word may be a
+ * category's code, letters then digits).
  */
-const NAMED_RANGE = /^((?:\(?\p{L}[\p{L}'’.-]*\)?\s+){0,3}\(?\p{L}[\p{L}'’.-]*\)?)\s*[:=]?\s+((?:[<>]=?|=<|=>|[≤≥])?\s*\d.*)$/u;
+const NAMED_RANGE = /^((?:\(?\p{L}[\p{L}\d'’.-]*\)?\s+){0,5}\(?\p{L}[\p{L}\d'’.-]*\)?)\s*[:=]?\s+((?:[<>]=?|=<|=>|[≤≥])?\s*\d.*)$/u;
 /** Ranges by sex keep their own reading (ranges.ts: one sex's range keeps its bounds). */
 const SEX_WORD = /^(m|f|w|h|male|female|males|females|men|women|manner|frauen|hommes|femmes|homens|mulheres|hombres|mujeres)$/;
 /** "<0.05 - 0.13": a lower limit of detection, then the range. */
