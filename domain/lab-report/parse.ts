@@ -13,6 +13,7 @@ import { isNameWord } from './blocks.js';
 import { inferDateOrder } from './dates.js';
 import { detectHeader, type ColumnLayout, chunksOf } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
+import { splitResults } from './multi.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel } from './metadata.js';
 import { readHl7Segments } from './hl7.js';
 import { interpret } from './interpret.js';
@@ -298,6 +299,15 @@ class ReportReader {
     if (this.labelledRange(pl.line, this.ocrPages.has(pl.page))) return;
     if (this.inInputBlock(pl.line)) return;
     const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, ocr: this.ocrPages.has(pl.page), doubted: this.doubtedLines };
+    // A line holding two results (two tests side by side, or one test in two units: multi.ts) gives both.
+    const several = pl.line.text.includes(UNREADABLE) ? undefined : splitResults(pl.line, (part) => parseRow(part, opts));
+    if (several) {
+      const taken = several.filter((r) => this.accept(r, pl.page));
+      taken.forEach(() => this.sources.push(pl.line));
+      this.lastRow = undefined;
+      this.awaitingRange = undefined;
+      if (taken.length > 0) return;
+    }
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);
