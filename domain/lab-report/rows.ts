@@ -280,9 +280,12 @@ function withoutLeadingCode(name: string, opts: RowOptions): string {
 
 /**
  * "NATA Accreditation No. 8109", "Provider Nr 2042", "Licence # 5521": a number after an identifier's label
- * (No., Nr., Number, #, ID) is that identifier, not a result; no test is named so.
+ * (No., Nr., Number, #, ID) is that identifier, not a result; no test is named so. A "#" hugging a short
+ * capitalised name ("NEUT#", "LYMPH#") is a blood count's mark of an absolute count, not such a label.
  */
 const IDENTIFIER_LABEL = /(?:^|\s)(?:No|Nr|Number|Num|ID|n°|nº)\.?$|#$/;
+const COUNT_MARK = /(?:^|[\s-])\p{Lu}{2,6}#$/u;
+const isIdentifierLabel = (name: string): boolean => IDENTIFIER_LABEL.test(name) && !COUNT_MARK.test(name);
 /**
  * "Target for patients at high risk: below 70 mg/dL", "Desirable: less than 200": a sentence whose words
  * end in a comparison states a bound (a target, a cut-off), not a result of a test named by the words.
@@ -316,7 +319,7 @@ function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOption
   if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = undefined;
   if (!opts.decimalComma) readThousands(f);
   const split = unitFromName(withoutLeadingCode(cleanName(name), opts));
-  if (IDENTIFIER_LABEL.test(cleanName(name)) || BOUND_PHRASE_END.test(cleanName(name))) return undefined;
+  if (isIdentifierLabel(cleanName(name)) || BOUND_PHRASE_END.test(cleanName(name))) return undefined;
   // One letter is a name only in a name column, when the LOINC table knows it ("K" for potassium), or
   // with an ion's charge ("K+", as analysers print it), which no stray letter or flag carries.
   const ion = /^\p{Lu}(?:\+{1,2}|-)$/u.test(split.name);
