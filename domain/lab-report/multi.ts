@@ -50,6 +50,10 @@ function startsWithValue(chunk: Chunk): boolean {
 const sameUnit = (a: string | undefined, b: string | undefined): boolean =>
   a !== undefined && b !== undefined && foldText(a).toLowerCase().replace(/\s+/g, '') === foldText(b).toLowerCase().replace(/\s+/g, '');
 
+/** Whether the unit is printed among the chunks, as a unit token of theirs. */
+const printsUnit = (chunks: Chunk[], unit: string): boolean =>
+  chunks.some((c) => tokenize(c.text, 0).some((t) => t.kind === 'unit' && sameUnit(t.text, unit)));
+
 /**
  * The rows of a line that holds several results (see above), in printed order; undefined when the line is
  * not one (then it is read as one row, or none). `parse` reads a part of the line as one row.
@@ -76,6 +80,8 @@ export function splitResults(line: TextLine, parse: (part: TextLine) => RowCandi
       const digits = (t: string) => t.replace(/\D/g, '');
       const firstValue = digits(tokenize(right[0]!.text, 0)[0]!.text);
       if (!complete(b) || b.unit === undefined || sameUnit(a.unit, b.unit) || b.name !== a.name || firstValue !== digits(b.value.value)) continue;
+      // Each group prints its own unit (not one taken from the name, "Cat dander (e1)", or from a column heading).
+      if (!printsUnit(chunks.slice(1, k), a.unit) || !printsUnit(right, b.unit)) continue;
       return [a, b];
     }
   }

@@ -40,6 +40,17 @@ describe('one test printed in two units on one line', () => {
     expect(named(r, 'Potassium').map((x) => x.value)).toEqual(['4.4']);
     expect(named(r, 'Sodium').map((x) => x.value)).toEqual(['141']);
   });
+
+  it('does not take a class number after a value for a second reading, the unit being only in the heading or the name', () => {
+    // From OCR, an allergen code in brackets may read as a unit ("(e1)" as "(e/l)").
+    const lines = [
+      cells(10, ['Allergen', 20], ['Result (kUA/L)', 300], ['Class', 420]),
+      cells(20, ['Horse dander (e/l)', 20], ['12.40', 300], ['3', 430]),
+      cells(30, ['Mould mix (mx1)', 20], ['0.08', 300], ['0', 430]),
+    ];
+    const r = parseLabReport([{ page: 1, source: 'ocr', lines }], { currentYear: 2025 }).results;
+    expect(r.map((x) => x.value)).toEqual(['12.40', '0.08']);
+  });
 });
 
 describe('two tests side by side on one line', () => {
