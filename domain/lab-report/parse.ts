@@ -11,7 +11,7 @@
  */
 import { isNameWord } from './blocks.js';
 import { inferDateOrder } from './dates.js';
-import { detectHeader, type ColumnLayout, chunksOf } from './layout.js';
+import { chunksOf, type ColumnLayout, columnOf, detectHeader } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
 import { splitResults } from './multi.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel } from './metadata.js';
@@ -383,9 +383,21 @@ class ReportReader {
     };
     if (!last?.result.reference_range_text) return false;
     const first = last.result.reference_range_text.split('; ')[0]!;
-    const ageBands = parseAgeBand(first, this.decimalComma) !== undefined && parseAgeBand(lineText(line), this.decimalComma) !== undefined;
-    if (!ageBands && (!variant(first) || !variant(lineText(line)))) return false;
-    const text = `${last.result.reference_range_text}; ${squash(lineText(line))}`;
+    // "Very High  n?s" under tiers already joined: a line wholly in the range column whose bound OCR could not
+    // read (no digit) is one more tier, unknown; it is no result (nor a name for a value near it), and adds nothing.
+    const layout = this.layout;
+    const chunks = chunksOf(line);
+    const inRangeColumn = layout?.positioned === true && chunks.length > 0 && chunks.every((c) => c.positioned && columnOf(layout, c) === 'range');
+    if (inRangeColumn && !/\d/.test(line.text) && first !== last.result.reference_range_text) {
+      this.rangeLines.add(line);
+      return true;
+    }
+    // From OCR, a speck read as a lone mark ("=", "-", "+") before the tier's words or after them is no part of it
+    // (a dash after a number is a span's: "12.5 - 166").
+    const printed = last.result.page !== undefined && this.ocrPages.has(last.result.page) ? lineText(line).replace(/(^|(?<=[^\d\s])\s+)[=+\-*~_.,]+(?=\s)/g, ' ') : lineText(line);
+    const ageBands = parseAgeBand(first, this.decimalComma) !== undefined && parseAgeBand(printed, this.decimalComma) !== undefined;
+    if (!ageBands && (!variant(first) || !variant(printed))) return false;
+    const text = `${last.result.reference_range_text}; ${squash(printed)}`;
     const range = this.rangeByAge(text) ?? { text, minInclusive: true, maxInclusive: true };
     const { result } = last;
     delete result.min_reference_range;

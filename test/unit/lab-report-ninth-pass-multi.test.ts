@@ -154,3 +154,52 @@ describe('an absolute count marked by "#" after its name', () => {
     expect(r.map((x) => x.test_name)).toEqual(['Sodium']);
   });
 });
+
+describe('a tier label read with its bound on the token path', () => {
+  it('keeps the tier word with the bound ("Deficient <12"), the tiers below then joining it', () => {
+    // No result column is known (its heading garbled): the row is read by its tokens.
+    const r = parse([
+      cells(10, ['Test', 20], ['- Reslt', 200], ['Unit', 260], ['Reference', 330]),
+      cells(20, ['Folate, serum', 20], ['9.4', 200], ['ng/mL', 260], ['Deficient', 330], ['<3.0', 440]),
+      cells(30, ['Borderline', 330], ['3.0-5.9', 440]),
+      cells(40, ['Normal', 330], ['>=6.0', 440]),
+    ]);
+    expect(named(r, 'Folate, serum')[0]).toMatchObject({ value: '9.4', reference_range_text: 'Deficient <3.0; Borderline 3.0-5.9; Normal >=6.0' });
+    expect(named(r, 'Folate, serum')[0]!.interpretation).toBeUndefined();
+  });
+
+  it('does not take a word that names no category for a tier ("Fasting <100" keeps its bound)', () => {
+    const r = parse([text('Glucose     92     mg/dL     <100', 10)]);
+    expect(named(r, 'Glucose')[0]).toMatchObject({ reference_range_text: '<100', max_reference_range: 100, interpretation: 'normal' });
+  });
+});
+
+describe('tiers from OCR', () => {
+  const ocr = (lines: TextLine[]) => parseLabReport([{ page: 1, source: 'ocr', lines }], { currentYear: 2025 }).results;
+  const header = cells(10, ['Test', 20], ['Result', 200], ['Unit', 260], ['Reference', 330]);
+
+  it('reads a tier past a speck ("=  Borderline  5.0-6.9") and keeps a span\'s own dash ("12.5 - 16.0")', () => {
+    const r = ocr([
+      header,
+      cells(20, ['Uric acid', 20], ['6.1', 200], ['mg/dL', 260], ['Ideal', 330], ['<5.0', 440]),
+      cells(30, ['=', 60], ['Borderline', 330], ['5.0-6.9', 440]),
+      cells(40, ['Raised', 330], ['>=7.0', 440]),
+      cells(50, ['Oestrone', 20], ['41', 200], ['pg/mL', 260], ['Early phase', 330], ['12.5 - 16.0', 440]),
+      cells(60, ['Late phase', 330], ['20.5 - 40.5', 440]),
+    ]);
+    expect(named(r, 'Uric acid')[0]!.reference_range_text).toBe('Ideal <5.0; Borderline 5.0-6.9; Raised >=7.0');
+    expect(named(r, 'Oestrone')[0]!.reference_range_text).toBe('Early phase 12.5 - 16.0; Late phase 20.5 - 40.5');
+  });
+
+  it('takes a tier line of the range column whose bound was not read for no result, and still reads the next row', () => {
+    const r = ocr([
+      header,
+      cells(20, ['Lp(a)', 20], ['88', 200], ['nmol/L', 260], ['Desirable', 330], ['<75', 440]),
+      cells(30, ['Borderline', 330], ['75-125', 440]),
+      cells(40, ['High risk', 330], ['vas', 440]),
+      cells(50, ['Apo B', 20], ['0.92', 200], ['g/L', 260], ['0.60-1.17', 330]),
+    ]);
+    expect(r.map((x) => x.test_name)).toEqual(['Lp(a)', 'Apo B']);
+    expect(named(r, 'Lp(a)')[0]!.reference_range_text).toBe('Desirable <75; Borderline 75-125');
+  });
+});
