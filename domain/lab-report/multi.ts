@@ -87,3 +87,18 @@ export function splitResults(line: TextLine, parse: (part: TextLine) => RowCandi
   }
   return undefined;
 }
+
+/**
+ * "HGB  134  g/L  120-155   HCT  46.8+  36.0-46.0": of two tests side by side, the left one read cleanly (a value
+ * and its range) while the right one did not (its value garbled by OCR). For a line that reads as no row at all,
+ * the left test is still a result; the right one is left out rather than guessed.
+ */
+export function leadingResult(line: TextLine, parse: (part: TextLine) => RowCandidate | undefined): RowCandidate | undefined {
+  const chunks = chunksOf(line);
+  for (let k = 2; k < chunks.length - 1; k++) {
+    if (!startsWithName(chunks[k]!) || !chunks.slice(k + 1).some((c) => /\d/.test(c.text))) continue;
+    const a = parse(lineOf(line, chunks.slice(0, k)));
+    if (complete(a) && a.range) return a;
+  }
+  return undefined;
+}

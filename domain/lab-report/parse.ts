@@ -13,7 +13,7 @@ import { isNameWord } from './blocks.js';
 import { inferDateOrder } from './dates.js';
 import { chunksOf, type ColumnLayout, columnOf, detectHeader } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
-import { splitResults } from './multi.js';
+import { leadingResult, splitResults } from './multi.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel } from './metadata.js';
 import { readHl7Segments } from './hl7.js';
 import { interpret } from './interpret.js';
@@ -308,7 +308,7 @@ class ReportReader {
       this.awaitingRange = undefined;
       if (taken.length > 0) return;
     }
-    const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
+    const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : (parseRow(pl.line, opts) ?? leadingResult(pl.line, (part) => parseRow(part, opts)));
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);
       const result = this.results.at(-1)!;

@@ -203,3 +203,21 @@ describe('tiers from OCR', () => {
     expect(named(r, 'Lp(a)')[0]!.reference_range_text).toBe('Desirable <75; Borderline 75-125');
   });
 });
+
+describe('the left test of two side by side when the right one is unreadable', () => {
+  const ocr = (lines: TextLine[]) => parseLabReport([{ page: 1, source: 'ocr', lines }], { currentYear: 2025 }).results;
+
+  it('reads the left test ("Hb 128 g/L 115-165") and leaves out the right one, its value garbled ("Hct 39.1+")', () => {
+    const r = ocr([text('Hb     128     g/L     115-165     Hct     39.1+     0.36-0.46', 10), text('Sodium     139     mmol/L     135-145', 20)]);
+    expect(r.map((x) => [x.test_name, x.value])).toEqual([
+      ['Hb', '128'],
+      ['Sodium', '139'],
+    ]);
+  });
+
+  it('reads nothing from such a line whose left part has no range', () => {
+    const r = ocr([text('Hb     128     g/L     Hct     39.1+     0.36-0.46', 10)]);
+    expect(r.map((x) => x.test_name)).not.toContain('Hct');
+    expect(r.filter((x) => x.value === '39.1')).toEqual([]);
+  });
+});
