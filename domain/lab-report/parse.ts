@@ -11,8 +11,9 @@
  */
 import { isNameWord } from './blocks.js';
 import { inferDateOrder } from './dates.js';
-import { detectHeader, type ColumnLayout, chunksOf } from './layout.js';
+import { chunksOf, type ColumnLayout, columnOf, detectHeader } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
+import { leadingResult, splitResults } from './multi.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel } from './metadata.js';
 import { readHl7Segments } from './hl7.js';
 import { interpret } from './interpret.js';
@@ -157,10 +158,11 @@ const GENERIC_RESULT = /^(result|resultado|resultat|ergebnis|risultato|uitslag|v
 const RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference)\b/;
 
 /**
- * "Follicular phase 2.4 - 12.6", "Postmenopause: <54.7", "High (lower risk) >=60": a range named by one
- * to four words (a bracketed aside among them).
+ * "Follicular phase 2.4 - 12.6", "Postmenopause: <54.7", "High (lower risk) >=60", "G3a Mildly to moderately
+ * decreased 45-59": a range named by one to six words (a bracketed aside among them; a word may be a
+ * category's code, letters then digits).
  */
-const NAMED_RANGE = /^((?:\(?\p{L}[\p{L}'’.-]*\)?\s+){0,3}\(?\p{L}[\p{L}'’.-]*\)?)\s*[:=]?\s+((?:[<>]=?|=<|=>|[≤≥])?\s*\d.*)$/u;
+const NAMED_RANGE = /^((?:\(?\p{L}[\p{L}\d'’.-]*\)?\s+){0,5}\(?\p{L}[\p{L}\d'’.-]*\)?)\s*[:=]?\s+((?:[<>]=?|=<|=>|[≤≥])?\s*\d.*)$/u;
 /** Ranges by sex keep their own reading (ranges.ts: one sex's range keeps its bounds). */
 const SEX_WORD = /^(m|f|w|h|male|female|males|females|men|women|manner|frauen|hommes|femmes|homens|mulheres|hombres|mujeres)$/;
 /** "<0.05 - 0.13": a lower limit of detection, then the range. */
@@ -297,7 +299,16 @@ class ReportReader {
     if (this.labelledRange(pl.line, this.ocrPages.has(pl.page))) return;
     if (this.inInputBlock(pl.line)) return;
     const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, nameConfidence: this.nameConfidence, ocr: this.ocrPages.has(pl.page), doubted: this.doubtedLines };
-    const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : parseRow(pl.line, opts);
+    // A line holding two results (two tests side by side, or one test in two units: multi.ts) gives both.
+    const several = pl.line.text.includes(UNREADABLE) ? undefined : splitResults(pl.line, (part) => parseRow(part, opts));
+    if (several) {
+      const taken = several.filter((r) => this.accept(r, pl.page));
+      taken.forEach(() => this.sources.push(pl.line));
+      this.lastRow = undefined;
+      this.awaitingRange = undefined;
+      if (taken.length > 0) return;
+    }
+    const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : (parseRow(pl.line, opts) ?? leadingResult(pl.line, (part) => parseRow(part, opts)));
     if (row && this.accept(row, pl.page)) {
       this.sources.push(pl.line);
       const result = this.results.at(-1)!;
@@ -372,9 +383,21 @@ class ReportReader {
     };
     if (!last?.result.reference_range_text) return false;
     const first = last.result.reference_range_text.split('; ')[0]!;
-    const ageBands = parseAgeBand(first, this.decimalComma) !== undefined && parseAgeBand(lineText(line), this.decimalComma) !== undefined;
-    if (!ageBands && (!variant(first) || !variant(lineText(line)))) return false;
-    const text = `${last.result.reference_range_text}; ${squash(lineText(line))}`;
+    // "Very High  n?s" under tiers already joined: a line wholly in the range column whose bound OCR could not
+    // read (no digit) is one more tier, unknown; it is no result (nor a name for a value near it), and adds nothing.
+    const layout = this.layout;
+    const chunks = chunksOf(line);
+    const inRangeColumn = layout?.positioned === true && chunks.length > 0 && chunks.every((c) => c.positioned && columnOf(layout, c) === 'range');
+    if (inRangeColumn && !/\d/.test(line.text) && first !== last.result.reference_range_text) {
+      this.rangeLines.add(line);
+      return true;
+    }
+    // From OCR, a speck read as a lone mark ("=", "-", "+") before the tier's words or after them is no part of it
+    // (a dash after a number is a span's: "12.5 - 166").
+    const printed = last.result.page !== undefined && this.ocrPages.has(last.result.page) ? lineText(line).replace(/(^|(?<=[^\d\s])\s+)[=+\-*~_.,]+(?=\s)/g, ' ') : lineText(line);
+    const ageBands = parseAgeBand(first, this.decimalComma) !== undefined && parseAgeBand(printed, this.decimalComma) !== undefined;
+    if (!ageBands && (!variant(first) || !variant(printed))) return false;
+    const text = `${last.result.reference_range_text}; ${squash(printed)}`;
     const range = this.rangeByAge(text) ?? { text, minInclusive: true, maxInclusive: true };
     const { result } = last;
     delete result.min_reference_range;

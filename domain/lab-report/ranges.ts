@@ -22,6 +22,8 @@ export interface ParsedRange {
 const N = NUMBER_SOURCE;
 const DASH = String.raw`\s*(?:-|–|—|to|bis|a|à|au)\s*`;
 const SPAN = new RegExp(String.raw`^[\[(]?\s*(${N})${DASH}(${N})\s*[\])]?`, 'i');
+/** "20-<30", "20 - < 30": a span whose upper bound is excluded, as category tiers print them. */
+const SPAN_OPEN_UPPER = new RegExp(String.raw`^(${N})\s*[-–—]\s*<\s*(${N})`);
 const SPAN_SEMICOLON = new RegExp(String.raw`^[\[(]\s*(${N})\s*[;]\s*(${N})\s*[\])]`);
 const UPPER = new RegExp(String.raw`^(?:(<=|=<|≤|<)|(?:up to|upto|bis|max\.?|maximum|jusqu'?a|inf\.? a|inferieur a|inferieure a|inferior a|menor que|menor a|menos de|moins de|less than|lower than|fewer than|below|under|unter|kleiner als|hasta|ate|<\s*=))\s*(${N})`, 'i');
 const LOWER = new RegExp(String.raw`^(?:(>=|=>|≥|>)|(?:min\.?|minimum|sup\.? a|superieur a|superieure a|superior a|mayor que|mayor a|maior que|mas de|mais de|plus de|greater than|higher than|more than|at least|au moins|mindestens|above|over|uber|grosser als|mehr als|>\s*=))\s*(${N})`, 'i');
@@ -62,6 +64,12 @@ export function parseRange(raw: string, decimalComma: boolean): ParsedRange | un
     const lo = toNumber(span[1]!, decimalComma);
     const hi = toNumber(span[2]!, decimalComma);
     if (lo !== undefined && hi !== undefined && lo <= hi) return { ...base, min: lo, max: hi };
+  }
+  const openUpper = SPAN_OPEN_UPPER.exec(folded);
+  if (openUpper && restIsUnitOnly(folded.slice(openUpper[0].length))) {
+    const lo = toNumber(openUpper[1]!, decimalComma);
+    const hi = toNumber(openUpper[2]!, decimalComma);
+    if (lo !== undefined && hi !== undefined && lo < hi) return { ...base, min: lo, max: hi, maxInclusive: false };
   }
   const sexOne = /^(?:[a-z]+)\s*[:=]\s*(.+)$/.exec(folded);
   if (sexOne && SEX_LABEL.test(folded)) {

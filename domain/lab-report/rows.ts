@@ -8,7 +8,7 @@
  * bare numbers-or-bounds is the value.
  */
 import { isAmbiguousFlag, parseFlag, type ParsedFlag } from './flags.js';
-import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole } from './layout.js';
+import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole, headerRoleOf } from './layout.js';
 import { parseRange, type ParsedRange } from './ranges.js';
 import { squash } from './text.js';
 import { applyRangeLabels, joinSpacedUnits, type Token, tokenize } from './tokens.js';
@@ -155,6 +155,9 @@ const lostVolume = (text: string): boolean => /^[mµunp]?(?:mol|kat)$/i.test(tex
  */
 const IN_RANGE_STATUS = /^(optimal|desirable|ideal|healthy)$/i;
 
+/** A word that names a range's category or tier ("Desirable", "Deficiency", "Borderline"), as layout.ts knows them. */
+const isTierWord = (text: string): boolean => ['range', 'other'].includes(headerRoleOf(text) ?? '');
+
 /** Assign value, unit, range and flag among the tokens that follow a name. */
 function assignFields(allTokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
   if (!opts.ocr) return fieldsOf(allTokens, opts, rangeBeforeResult);
@@ -173,6 +176,14 @@ function fieldsOf(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean)
     switch (t.kind) {
       case 'range':
       case 'cmp': {
+        // "Deficiency <20", "Desirable <200": a category word right before the bound names the tier the range is.
+        const prev = tokens[i - 1];
+        if (!f.range && (prev?.kind === 'word' || prev?.kind === 'qual') && i - 1 > f.valueIndex && isTierWord(prev.text)) {
+          const text = `${prev.text} ${t.text}`;
+          f.range = parseRange(text, opts.decimalComma) ?? { text, minInclusive: true, maxInclusive: true };
+          f.leftoverWords--;
+          break;
+        }
         const r = f.range ? undefined : parseRange(t.text, opts.decimalComma);
         if (r) f.range = r;
         else if (t.kind === 'cmp') f.extraNumbers++;
@@ -181,6 +192,8 @@ function fieldsOf(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean)
       case 'qual': {
         // A second qualitative word after a qualitative value is its text range ("Negative  Negative");
         // after a number, "+"/"++" is a flag (German reports mark high values so).
+        // "Normal <150": the word names the tier of the bound after it (see the range case), not the value's status.
+        if (i > f.valueIndex && BOUND_KINDS.has(tokens[i + 1]?.kind ?? '') && isTierWord(t.text)) break;
         const r = !f.range && f.value?.qualitative ? parseRange(t.text, opts.decimalComma) : undefined;
         const flag = !f.value?.qualitative && i > f.valueIndex ? parseFlag(t.text) : undefined;
         if (r) f.range = r;
@@ -282,9 +295,12 @@ function withoutLeadingCode(name: string, opts: RowOptions): string {
 
 /**
  * "NATA Accreditation No. 8109", "Provider Nr 2042", "Licence # 5521": a number after an identifier's label
- * (No., Nr., Number, #, ID) is that identifier, not a result; no test is named so.
+ * (No., Nr., Number, #, ID) is that identifier, not a result; no test is named so. A "#" hugging a short
+ * capitalised name ("NEUT#", "LYMPH#") is a blood count's mark of an absolute count, not such a label.
  */
 const IDENTIFIER_LABEL = /(?:^|\s)(?:No|Nr|Number|Num|ID|n°|nº)\.?$|#$/;
+const COUNT_MARK = /(?:^|[\s-])\p{Lu}{2,6}#$/u;
+const isIdentifierLabel = (name: string): boolean => IDENTIFIER_LABEL.test(name) && !COUNT_MARK.test(name);
 /**
  * "Target for patients at high risk: below 70 mg/dL", "Desirable: less than 200": a sentence whose words
  * end in a comparison states a bound (a target, a cut-off), not a result of a test named by the words.
@@ -318,7 +334,7 @@ function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOption
   if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = undefined;
   if (!opts.decimalComma) readThousands(f);
   const split = unitFromName(withoutLeadingCode(cleanName(name), opts));
-  if (IDENTIFIER_LABEL.test(cleanName(name)) || BOUND_PHRASE_END.test(cleanName(name))) return undefined;
+  if (isIdentifierLabel(cleanName(name)) || BOUND_PHRASE_END.test(cleanName(name))) return undefined;
   // One letter is a name only in a name column, when the LOINC table knows it ("K" for potassium), or
   // with an ion's charge ("K+", as analysers print it), which no stray letter or flag carries.
   const ion = /^\p{Lu}(?:\+{1,2}|-)$/u.test(split.name);
