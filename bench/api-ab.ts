@@ -17,14 +17,10 @@ import { spawn } from 'node:child_process';
 import { createDb } from '../db/client.js';
 import { createTeam } from '../db/queries/teams.js';
 import { insertUser } from '../db/queries/users.js';
-import { benchLog, cleanupStack, scratchServices } from './support.js';
+import { benchLog, cleanupStack, median, scratchServices } from './support.js';
 
 const log = benchLog('bench:api-ab');
 const cleanups = cleanupStack();
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 function runChild(checkouts: string[], env: Record<string, string>, logFile: string): Promise<number[][]> {
   const logFd = openSync(logFile, 'a');

@@ -20,7 +20,7 @@ import autocannon from 'autocannon';
 import { createDb } from '../db/client.js';
 import { createTeam } from '../db/queries/teams.js';
 import { insertUser } from '../db/queries/users.js';
-import { benchLog, cleanupStack, positiveInt, processCpuMs, scratchServices, spawnService } from './support.js';
+import { benchLog, cleanupStack, median, positiveInt, processCpuMs, scratchServices, spawnService } from './support.js';
 
 const TARGET = 0.8;
 const log = benchLog('bench:api');
@@ -61,10 +61,6 @@ async function checkOnce(target: Target, userId: string): Promise<void> {
   if ((body.user_id ?? body.id) !== userId) throw new Error(`${target.label} answered another user: ${text}`);
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 async function main() {
   const connections = positiveInt('BENCH_CONNECTIONS', 64);

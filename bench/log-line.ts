@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { withLogContext } from '../lib/log-context.js';
 import { createLogger, withoutRedaction, type Logger } from '../lib/logger.js';
-import { positiveInt } from './support.js';
+import { median, positiveInt } from './support.js';
 
 const lines = positiveInt('BENCH_LINES', 50_000);
 const rounds = positiveInt('BENCH_ROUNDS', 8);
@@ -31,10 +31,6 @@ for (const [label, destination] of Object.entries(destinations)) {
   variants.push([`unredacted, ${label}`, withoutRedaction(createLogger({ level: 'info', name: 'api', destination: destination(file(label)) }))]);
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 async function main() {
   const perLine = new Map<string, number[]>(variants.map(([label]) => [label, []]));

@@ -22,7 +22,7 @@ import { orders } from '../db/schema/index.js';
 import { startEmbeddedPostgres } from '../lib/embedded-postgres.js';
 import { startTemporalDevServer } from '../lib/temporal-dev-server.js';
 import { testkitLabTest } from '../test/support/catalog-fixture.js';
-import { freePort, percentile, pool, positiveInt } from './support.js';
+import { freePort, median, percentile, pool, positiveInt } from './support.js';
 import type { CpuProfile } from './cpu-budget.js';
 import { type Classify, ProcessCpu, formatCpuPerItem, formatThreadCpu, threadCpu, threadCpuSince } from './process-cpu.js';
 
@@ -48,10 +48,6 @@ const ROUNDS = positiveInt('BENCH_ROUNDS', 1);
 const log = (m: string) => process.stderr.write(`[bench:orders] ${m}\n`);
 
 const pct = percentile;
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const verdicts = (ratio: number, p99: number, creates: number) =>
   `${ratio.toFixed(2)} (target ≥ 0.6: ${ratio >= 0.6 ? 'met' : 'NOT met'}); create p99 target < 500 ms: ${p99 < 500 ? 'met' : 'NOT met'}; ≥ 100 creates/s: ${creates >= 100 ? 'met' : 'NOT met'}`;
 

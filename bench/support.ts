@@ -29,6 +29,12 @@ export function positiveInt(name: string, fallback: number): number {
 /** p-th percentile of an ascending array. */
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
+/** The median of the values, in any order (the mean of the middle two for an even count): BENCH_ROUNDS' summary. */
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
 /** Runs `fn(0…count-1)` with at most `concurrency` in flight; results in index order. */
 export async function pool<T>(count: number, concurrency: number, fn: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array(count);

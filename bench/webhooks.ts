@@ -39,7 +39,7 @@ import { serviceDataConverter } from '../lib/payload-codec.js';
 import { wakeEndpoints } from '../lib/webhook-wake.js';
 import { webhookEndpointWorkflowId } from '../workflows/webhooks/definitions.js';
 import { type Classify, ProcessCpu, formatCpuPerItem, parentOf } from './process-cpu.js';
-import { benchLog, cleanupStack, orderLikeData, percentile, pool, scratchServices } from './support.js';
+import { benchLog, cleanupStack, median, orderLikeData, percentile, pool, scratchServices } from './support.js';
 import { BenchReceiver } from './webhooks-receiver.js';
 
 const N = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -336,11 +336,6 @@ async function main() {
     }
 
     const [{ size } = { size: 0 }] = await db.sql<{ size: number }[]>`select avg(octet_length(data::text))::int as size from outbox_events`;
-    const median = (xs: number[]) => {
-      const sorted = [...xs].sort((x, y) => x - y);
-      const mid = Math.floor(sorted.length / 2);
-      return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-    };
     const ratios = results.map((r) => r.ratio);
     const p99s = results.map((r) => r.bP99);
     const ratio = median(ratios);
