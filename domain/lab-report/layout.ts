@@ -217,6 +217,9 @@ function settleRoles(roles: ColumnRole[], texts: string[]): ColumnRole[] {
   return out;
 }
 
+/** A word that names a range's category or tier ("Desirable", "Deficiency", "Borderline"): a range or band heading. */
+export const isTierWord = (text: string): boolean => ['range', 'other'].includes(headerRoleOf(text) ?? '');
+
 /** "Result (kUA/L)": the unit a result column's heading names in brackets, for rows printing none. */
 function unitOfHeading(text: string, role: ColumnRole | undefined): { unit?: string } {
   const inside = role === 'result' ? /\(([^()]+)\)\s*$/.exec(text)?.[1]?.trim() : undefined;

@@ -8,7 +8,7 @@
  */
 import { isNameWord, lineStep, type RegionLine } from './blocks.js';
 import { parseFlag } from './flags.js';
-import { headerRoleOf } from './layout.js';
+import { headerRoleOf, isTierWord } from './layout.js';
 import { hasMetadataLabel } from './metadata.js';
 import { isPanelHeading } from './panels.js';
 import { parseRange } from './ranges.js';
@@ -65,9 +65,9 @@ function rangeOnly(tokens: Token[]): boolean {
   const lone = tokens.length === 1 && tokens[0]!.kind === 'cmp';
   // "ng/mL  Deficiency <20": after a unit cell, a category word right before a bound names the range's tier (layout.ts
   // knows these words): a table's unit and range cells, cut from their row.
-  const tier = (t: Token | undefined) => t?.kind === 'word' && ['range', 'other'].includes(headerRoleOf(t.text) ?? '');
+  const tier = (t: Token | undefined) => t?.kind === 'word' && isTierWord(t.text);
   const ranges = tokens.filter((t, i) => t.kind === 'range' || (t.kind === 'cmp' && (t.labelled || lone || (tier(tokens[i - 1]) && tokens[i - 2]?.kind === 'unit'))));
-  const rest = tokens.filter((t) => !ranges.includes(t) && t.kind !== 'unit' && t.kind !== 'sep' && !(tier(t) && ranges.includes(tokens[tokens.indexOf(t) + 1]!) && tokens[tokens.indexOf(t) - 1]?.kind === 'unit') && !(t.kind === 'word' && /^(range|normal|ref\.?|reference|optimal|target)[:.,]?$/i.test(t.text)));
+  const rest = tokens.filter((t, i) => !ranges.includes(t) && t.kind !== 'unit' && t.kind !== 'sep' && !(tier(t) && ranges.includes(tokens[i + 1]!) && tokens[i - 1]?.kind === 'unit') && !(t.kind === 'word' && /^(range|normal|ref\.?|reference|optimal|target)[:.,]?$/i.test(t.text)));
   // One short word after the range: its unit as OCR misread it ("mmoll.", "gdL").
   const unitLike = rest.length === 1 && rest[0]!.kind === 'word' && rest[0]!.text.length <= 8 && tokens.indexOf(rest[0]!) > tokens.indexOf(ranges[0]!);
   return ranges.length === 1 && (rest.length === 0 || unitLike);

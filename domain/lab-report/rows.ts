@@ -8,7 +8,7 @@
  * bare numbers-or-bounds is the value.
  */
 import { isAmbiguousFlag, parseFlag, type ParsedFlag } from './flags.js';
-import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole, headerRoleOf } from './layout.js';
+import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole, isTierWord } from './layout.js';
 import { parseRange, type ParsedRange } from './ranges.js';
 import { squash } from './text.js';
 import { applyRangeLabels, joinSpacedUnits, type Token, tokenize } from './tokens.js';
@@ -154,9 +154,6 @@ const lostVolume = (text: string): boolean => /^[mµunp]?(?:mol|kat)$/i.test(tex
  * it already counts as one stray word, it is no second one; it gives no flag (the range is what says so).
  */
 const IN_RANGE_STATUS = /^(optimal|desirable|ideal|healthy)$/i;
-
-/** A word that names a range's category or tier ("Desirable", "Deficiency", "Borderline"), as layout.ts knows them. */
-const isTierWord = (text: string): boolean => ['range', 'other'].includes(headerRoleOf(text) ?? '');
 
 /** Assign value, unit, range and flag among the tokens that follow a name. */
 function assignFields(allTokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
@@ -594,9 +591,9 @@ function byCodeAndName(chunks: Chunk[], opts: RowOptions): RowCandidate | undefi
   if (!/\p{Ll}/u.test(chunks[1]!.text) && chunks[1]!.text !== chunks[0]!.text) return undefined;
   // "HDL | Cholesterol": a first cell that makes a likely test name with the second is the name's first word.
   const joined = `${chunks[0]!.text} ${chunks[1]!.text}`;
-  if (opts.nameConfidence ? opts.nameConfidence(joined) >= LIKELY_TEST_NAME : opts.isKnownName(joined)) return undefined;
-  // "TSH | nn | 5,55": a first cell naming a test beside a second that names none (a word misread by OCR) is the name.
   const likely = (t: string): boolean => (opts.nameConfidence ? opts.nameConfidence(t) >= LIKELY_TEST_NAME : opts.isKnownName(t));
+  if (likely(joined)) return undefined;
+  // "TSH | nn | 5,55": a first cell naming a test beside a second that names none (a word misread by OCR) is the name.
   const same = chunks[1]!.text === chunks[0]!.text;
   if (!same && (!/\p{L}{3}/u.test(chunks[1]!.text) || (likely(chunks[0]!.text) && !likely(chunks[1]!.text)))) return undefined;
   const nameTokens = tokenize(chunks[1]!.text, 1);
