@@ -97,13 +97,17 @@ const log = (m: string) => process.stderr.write(`[bench:parser] ${m}\n`);
 
 // ---------- normalisation ----------
 
-/** Lower case, accents folded, punctuation to single spaces: "Hämoglobin," → "hamoglobin". */
+/**
+ * Lower case, accents folded, punctuation to single spaces: "Hämoglobin," → "hamoglobin". Cyrillic and Greek
+ * letters are kept ("Гемоглобин (HGB)" → "гемоглобин hgb"): dropped, every name in those scripts would be ""
+ * and match every other.
+ */
 const normName = (s: string) =>
   s
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
+    .replace(/[^a-z0-9\p{Script=Cyrillic}\p{Script=Greek}]+/gu, ' ')
     .trim();
 
 /** Numbers compare as numbers ("4,20" = "4.2", "< 0.3" = "<0.3"); words case-insensitively. */
