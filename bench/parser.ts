@@ -60,6 +60,7 @@ const UNSEEN_BY: Record<string, string> = {
   ...Object.fromEntries(['mexican', 'kenshin', 'tumour-markers', 'wellness', 'romanian', 'urine-micro'].map((f) => [f, '4969ac5'])),
   ...Object.fromEntries(['danish', 'finnish', 'hungarian', 'indonesian', 'rcpa', 'serology', 'tdm', 'kv-colon'].map((f) => [f, 'd1b3954'])),
   ...Object.fromEntries(['dual-units', 'diff-abs', 'ref-low-high', 'optimal-standard', 'tiered-ranges', 'previous-result', 'pipe-export', 'swiss'].map((f) => [f, '68e00f7'])),
+  ...Object.fromEntries(['russian', 'greek', 'method-column', 'asterisk-flags', 'worded-ranges', 'unit-heading', 'certificate', 'critical-comments'].map((f) => [f, '165796a'])),
 };
 type Parse = typeof parseLabReport;
 const oldParsers = new Map<string, Promise<Parse>>();
