@@ -823,8 +823,8 @@ export function extractMetadata(lines: MetadataLine[], opts: MetadataOptions = {
 
 /** A label of the patient's sex ("Sex", "Gender", "Age/Sex", "Geschlecht", "Sexe", "Пол", "Φύλο", …), tested folded. */
 const SEX_FIELD = /(?<![\p{L}])(?:age ?\/ ?(?:sex|gender)|(?:sex|gender) ?\/ ?age|sex|gender|geschlecht|sexe|sexo|sesso|plec|kon|kjonn|cinsiyet|jenis kelamin|пол|стать|φυλο)(?![\p{L}])\s*[:=]?\s*([^\s].{0,24})/gu;
-const MALE_WORD = /^(m|male|man|masculin[oe]?|mannlich|maennlich|homme|hombre|erkek|laki-laki|муж(?:ской|\.)?|м|αρρεν|ανδρασ)$/;
-const FEMALE_WORD = /^(f|w|female|woman|feminin[oe]?|weiblich|femme|mujer|kadin|perempuan|жен(?:ский|\.)?|ж|θηλυ|γυναικα)$/;
+const MALE_WORD = /^(m|male|man|masculin[oe]?|mannlich|maennlich|homme|hombre|erkek|laki-laki|муж(?:ской|скои|\.)?|м|αρρεν|ανδρασ)$/;
+const FEMALE_WORD = /^(f|w|female|woman|feminin[oe]?|weiblich|femme|mujer|kadin|perempuan|жен(?:ский|скии|\.)?|ж|θηλυ|γυναικα)$/;
 
 /**
  * The patient's sex as the report states it under a sex label ("Sex: Female", "Age/Sex: 54 Y / M", "Пол:

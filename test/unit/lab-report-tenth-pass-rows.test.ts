@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { patientSex } from '../../domain/lab-report/metadata.js';
+import { headingUnit } from '../../domain/lab-report/panels.js';
+import { parseLabReport } from '../../domain/lab-report/parse.js';
+import { rangeForSex, sexOfRange } from '../../domain/lab-report/ranges.js';
+import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
+
+// Issue 14, tenth pass: ranges for both sexes with the patient's sex stated, a panel's unit in its heading,
+// a single-test certificate's labelled lines.
+const row = (y: number, cells: [string, number][]): TextLine => ({
+  text: cells.map(([t]) => t).join('   '),
+  y,
+  cells: cells.map(([t, x]) => ({ text: t, x, width: t.length * 5 })),
+});
+const line = (y: number, text: string, x = 40): TextLine => row(y, [[text, x]]);
+const parse = (lines: TextLine[]) => parseLabReport([{ page: 1, source: 'text_layer', lines } as ExtractedPage], { currentYear: 2025 }).results;
+const byName = (results: ParsedResult[], name: string): ParsedResult => {
+  const r = results.find((x) => x.test_name === name);
+  if (!r) throw new Error(`no result "${name}" in ${results.map((x) => x.test_name).join(', ')}`);
+  return r;
+};
+const meta = (...texts: string[]) => texts.map((text) => ({ text, page: 1 }));
+
+describe('the patient\'s sex and ranges printed for both sexes', () => {
+  it('reads the sex a report states, after an age too ("Age/Sex: 54 Y / M"), in Russian and Greek', () => {
+    expect(patientSex(meta('Patient: Jane Roe   Sex: Female'))).toBe('F');
+    expect(patientSex(meta('Age/Sex   : 54 Y / M'))).toBe('M');
+    expect(patientSex(meta('Пол:   Мужской'))).toBe('M');
+    expect(patientSex(meta('ΦΥΛΟ:   Θήλυ'))).toBe('F');
+  });
+  it('negative: no label, or two labels that disagree, give no sex', () => {
+    expect(patientSex(meta('Female hormone panel'))).toBeUndefined();
+    expect(patientSex(meta('Sex: M', 'Gender: Female'))).toBeUndefined();
+  });
+  it('one line with both sexes gives the patient\'s bounds; negative: no sex, a third range, or other text give none', () => {
+    expect(rangeForSex('M: 13.0-17.0 F: 12.0-15.0', 'F', false)).toMatchObject({ min: 12, max: 15, text: 'M: 13.0-17.0 F: 12.0-15.0' });
+    expect(rangeForSex('Male 0.7-1.3 / Female 0.6-1.1', 'M', false)).toMatchObject({ min: 0.7, max: 1.3 });
+    expect(rangeForSex('M: 13.0-17.0 F: 12.0-15.0', undefined, false)).toBeUndefined();
+    expect(rangeForSex('M: 13-17 F: 12-15 Child: 11-14', 'F', false)).toBeUndefined();
+    expect(rangeForSex('Adult 13-17 F: 12-15', 'F', false)).toBeUndefined();
+    expect(sexOfRange('Female: 0.59 - 1.04', false)).toBe('F');
+    expect(sexOfRange('Follicular: 2.4 - 12.6', false)).toBeUndefined();
+  });
+  const X = { name: 40, value: 200, unit: 250, ref: 320 };
+  it('a report stating the sex: the one-line range takes that sex\'s bounds and the interpretation follows them', () => {
+    const r = parse([
+      line(10, 'Patient Name: Akinyi Odhiambo   Sex: Female'),
+      row(24, [['TEST', X.name], ['RESULT', X.value], ['UNITS', X.unit], ['REFERENCE RANGE', X.ref]]),
+      row(38, [['Haemoglobin', X.name], ['12.4', X.value], ['g/dL', X.unit], ['M: 13.0-17.0 F: 12.0-15.0', X.ref]]),
+    ]);
+    expect(byName(r, 'Haemoglobin')).toMatchObject({ min_reference_range: 12, max_reference_range: 15, interpretation: 'normal', reference_range_text: 'M: 13.0-17.0 F: 12.0-15.0' });
+  });
+  it('the other sex\'s line printed first: the line of the patient\'s sex under it is the row\'s range', () => {
+    const r = parse([
+      line(10, 'Patient: Karen Davis   Sex: Female'),
+      row(24, [['Test', X.name], ['Result', X.value], ['Units', X.unit], ['Reference Range', X.ref]]),
+      row(38, [['Hemoglobin', X.name], ['12.9', X.value], ['g/dL', X.unit], ['Male: 13.2 - 17.1', X.ref]]),
+      row(50, [['Female: 11.7 - 15.5', X.ref]]),
+      row(64, [['Glucose', X.name], ['88', X.value], ['mg/dL', X.unit], ['70 - 99', X.ref]]),
+    ]);
+    expect(byName(r, 'Hemoglobin')).toMatchObject({ min_reference_range: 11.7, max_reference_range: 15.5, interpretation: 'normal' });
+    expect(r).toHaveLength(2);
+  });
+  it('negative: with no sex stated, the first line keeps its bounds and the both-sexes line none (as before)', () => {
+    const r = parse([
+      row(24, [['Test', X.name], ['Result', X.value], ['Units', X.unit], ['Reference Range', X.ref]]),
+      row(38, [['Haemoglobin', X.name], ['12.4', X.value], ['g/dL', X.unit], ['M: 13.0-17.0 F: 12.0-15.0', X.ref]]),
+    ]);
+    expect(byName(r, 'Haemoglobin').min_reference_range).toBeUndefined();
+  });
+});
+
+describe('a panel heading that gives the unit of its rows', () => {
+  it('reads the unit in brackets at the heading\'s end or after "Units:"; negative: words in brackets are no unit', () => {
+    expect(headingUnit('LIPID PROFILE (mg/dL)')).toBe('mg/dL');
+    expect(headingUnit('ELECTROLYTES - Units: mmol/L')).toBe('mmol/L');
+    expect(headingUnit('Electrolytes [mmol/L]')).toBe('mmol/L');
+    expect(headingUnit('CBC (continued)')).toBeUndefined();
+    expect(headingUnit('Lipids (fasting)')).toBeUndefined();
+  });
+  it('rows without a unit column take their panel heading\'s unit; negative: a row printing its own unit keeps it', () => {
+    const X = { name: 50, value: 250, ref: 330, remark: 450 };
+    const r = parse([
+      line(10, 'LIPID PROFILE (mg/dL)'),
+      row(24, [['TEST', X.name], ['RESULT', X.value], ['REFERENCE VALUES', X.ref], ['REMARK', X.remark]]),
+      row(38, [['Total Cholesterol', X.name], ['175', X.value], ['<200', X.ref]]),
+      row(52, [['LDL Cholesterol', X.name], ['144', X.value], ['<130', X.ref], ['High', X.remark]]),
+      line(70, 'ELECTROLYTES - Units: mmol/L'),
+      row(84, [['Sodium', X.name], ['138', X.value], ['135 - 145', X.ref]]),
+      row(98, [['Potassium', X.name], ['5.6 mmol/L', X.value], ['3.5 - 5.0', X.ref]]),
+    ]);
+    expect(byName(r, 'Total Cholesterol').units).toBe('mg/dL');
+    expect(byName(r, 'LDL Cholesterol')).toMatchObject({ units: 'mg/dL', interpretation: 'abnormal' });
+    expect(byName(r, 'Sodium').units).toBe('mmol/L');
+    expect(byName(r, 'Sodium').loinc_matches?.[0]?.loinc_code).toBe('2951-2');
+    expect(byName(r, 'Potassium').units).toBe('mmol/L');
+  });
+});
+
+describe('a single-test certificate', () => {
+  it('"Test:" names the "Result:" under it; "Protective level:" / "Reference interval:" is its range, not a result', () => {
+    const r = parse([
+      line(10, 'HEPATITIS B IMMUNITY CERTIFICATE', 200),
+      line(30, 'This is to certify that a blood sample from Oliver Turner, date of birth 8 November 1954,'),
+      row(60, [['Test:', 80], ['Anti-HBs (Hepatitis B surface antibody), quantitative', 210]]),
+      row(80, [['Method:', 80], ['Chemiluminescent microparticle immunoassay (CMIA)', 210]]),
+      row(100, [['Result:', 80], ['176.1 mIU/mL', 210]]),
+      row(120, [['Protective level:', 80], ['>= 10 mIU/mL', 210]]),
+      row(140, [['Interpretation:', 80], ['IMMUNE (protective antibody level)', 210]]),
+    ]);
+    expect(r).toHaveLength(1);
+    expect(r[0]).toMatchObject({ test_name: 'Anti-HBs (Hepatitis B surface antibody), quantitative', value: '176.1', units: 'mIU/mL', min_reference_range: 10, interpretation: 'normal' });
+    expect(r[0]!.loinc_matches?.[0]?.loinc_code).toBe('16935-9');
+  });
+  it('the same with "Reference interval:"; negative: a "Result:" line with no test named above it is no result', () => {
+    const r = parse([row(60, [['Test:', 80], ['HbA1c (glycated haemoglobin)', 210]]), row(80, [['Result:', 80], ['6.1 %', 210]]), row(100, [['Reference interval:', 80], ['4.0 - 5.6 %', 210]])]);
+    expect(r[0]).toMatchObject({ test_name: 'HbA1c (glycated haemoglobin)', value: '6.1', max_reference_range: 5.6, interpretation: 'abnormal' });
+    expect(parse([row(80, [['Result:', 80], ['6.1 %', 210]])])).toHaveLength(0);
+  });
+});
