@@ -118,3 +118,33 @@ describe('a single-test certificate', () => {
     expect(parse([row(80, [['Result:', 80], ['6.1 %', 210]])])).toHaveLength(0);
   });
 });
+
+describe('a method column between the result and the unit (OCR)', () => {
+  const X = { name: 45, value: 214, method: 269, unit: 363, ref: 429 };
+  const r = (y: number, name: string, value: string, method: string, unit: string, ref: string) =>
+    row(y, [[name, X.name], [value, X.value], [method, X.method], [unit, X.unit], [ref, X.ref]]);
+  const page = [
+    row(100, [['TEST', X.name], ['RESULT', X.value], ['METHOD', X.method], ['UNIT', X.unit], ['REFERENCE RANGE', X.ref]]),
+    r(118, 'Glucose (Fasting)', '83', 'GOD-PAP', 'mg/dL', '70-100'),
+    r(135, 'Urea', '53H', 'Urease-GLDH', 'mg/dL', '10-50'),
+    r(152, 'Creatinine', '1.22 H', 'Jaffe Kinetic', 'mg/dL', '0.60-1.10'),
+    r(169, 'ALT (SGPT)', '15', 'FCC', 'U/L', '<41'),
+    r(186, 'Alkaline Phosphatase', '28 L', 'PHOTOMETRY', 'U/L', '40 - 129'),
+    r(203, 'Total Cholesterol', '212H', 'CHOD-PAP', 'mg/dL', '<200'),
+    r(220, 'Ferritin', '46', 'C.LILA', 'ng/mL', '13-150'),
+  ];
+  it('a bound in the range column, with the method cell before it, is the row\'s range, not a result named by the method', () => {
+    const results = parseLabReport([{ page: 1, source: 'ocr', lines: page } as ExtractedPage], { currentYear: 2025 }).results;
+    expect(results.map((x) => x.test_name)).not.toContain('FCC');
+    expect(results.map((x) => x.test_name)).not.toContain('CHOD-PAP');
+    expect(byName(results, 'ALT (SGPT)')).toMatchObject({ value: '15', reference_range_text: '<41' });
+    expect(byName(results, 'Total Cholesterol')).toMatchObject({ value: '212', reference_range_text: '<200' });
+  });
+  it('negative: a result whose value is a bound ("<0.5") is kept when no row on its line has that range', () => {
+    const results = parse([
+      row(100, [['TEST', X.name], ['RESULT', X.value], ['UNIT', X.unit], ['REFERENCE RANGE', X.ref]]),
+      row(118, [['CRP', X.name], ['<0.5', X.value], ['mg/L', X.unit], ['<5.0', X.ref]]),
+    ]);
+    expect(byName(results, 'CRP')).toMatchObject({ value: '<0.5', reference_range_text: '<5.0' });
+  });
+});
