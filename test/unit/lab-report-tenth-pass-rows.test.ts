@@ -148,3 +148,29 @@ describe('a method column between the result and the unit (OCR)', () => {
     expect(byName(results, 'CRP')).toMatchObject({ value: '<0.5', reference_range_text: '<5.0' });
   });
 });
+
+describe('worded bounds and both-sexes ranges in a row read without columns (OCR of a header it could not read)', () => {
+  const ocrParse = (lines: TextLine[]) => parseLabReport([{ page: 1, source: 'ocr', lines } as ExtractedPage], { currentYear: 2025 }).results;
+  const X = { name: 190, value: 550, unit: 675, ref: 845 };
+  const r = (y: number, name: string, value: string, unit: string, ref: string) => row(y, [[name, X.name], [value, X.value], [unit, X.unit], [ref, X.ref]]);
+  it('"Above 1.0", "Below 5.0", "At least 60" are ranges like "Up to 40"; a second sex label that lost its colon still belongs to the range', () => {
+    const results = ocrParse([
+      line(10, 'Sex:   Female', 200),
+      row(40, [['RE SE', 198], ['RESULT Uns', 561], ['REFERENCE RANGE', 856], ['EAS', 1190]]),
+      r(60, 'Haemoglobin', '13.7', 'g/dL', 'M: 13.0-17.0 F 12.0-15.0'),
+      r(80, 'ALT (SGPT)', '28', 'U/L', 'Up to 40'),
+      r(100, 'HDL Cholesterol', '1.50', 'mmol/L', 'Above 1.0'),
+      r(120, 'CRP', '2.1', 'mg/L', 'Below 5.0'),
+      r(140, 'eGFR', '84', 'mL/min/1.73m2', 'At least 60'),
+    ]);
+    expect(byName(results, 'HDL Cholesterol')).toMatchObject({ reference_range_text: 'Above 1.0', min_reference_range: 1, interpretation: 'normal' });
+    expect(byName(results, 'CRP')).toMatchObject({ max_reference_range: 5, interpretation: 'normal' });
+    expect(byName(results, 'eGFR')).toMatchObject({ min_reference_range: 60 });
+    expect(byName(results, 'Haemoglobin')).toMatchObject({ reference_range_text: 'M: 13.0-17.0 F 12.0-15.0', min_reference_range: 12, max_reference_range: 15 });
+  });
+  it('negative: "above" / "below" before a word is a status, not a range ("Above optimal", "Below reference range")', () => {
+    const results = ocrParse([r(60, 'Vitamin D', '92', 'ng/mL', 'Above optimal'), r(80, 'Ferritin', '12', 'ng/mL', 'Below reference range')]);
+    expect(byName(results, 'Vitamin D').reference_range_text).toBeUndefined();
+    expect(byName(results, 'Ferritin').reference_range_text).toBeUndefined();
+  });
+});
