@@ -232,6 +232,8 @@ class ReportReader {
   readonly doubtedLines = new Set<TextLine>();
   /** A result read without a range, while a labelled range line under it may still give it one. */
   private awaitingRange: { row: RowCandidate; result: ParsedResult; gap: number } | undefined;
+  /** The line before was a range label alone ("Valores de referência:"), its range to come on this line. */
+  private rangeLabelAbove = false;
   /** The result the last line gave, while the lines after it may continue its range. */
   private lastRow: { row: RowCandidate; result: ParsedResult } | undefined;
   /** A transposed table being read (transposed.ts), and its page. */
@@ -338,15 +340,26 @@ class ReportReader {
    * Up to LABELLED_RANGE_GAP lines without a digit may stand between them.
    */
   private labelledRange(line: TextLine, ocr: boolean): boolean {
+    const labelAbove = this.rangeLabelAbove;
+    this.rangeLabelAbove = false;
     const waiting = this.awaitingRange;
     if (!waiting || waiting.result.reference_range_text) return false;
     const raw = squash(lineText(ocr ? withoutTrailingMarks(line) : line));
     const at = raw.search(/[\d<>≤≥]/);
-    if (at <= 0) return false;
+    // "Valores de referência:" alone on its line, the range on the next ("70 a 99 mg/dL"): the label waits for it.
+    if (at < 0 && LABELLED_RANGE_LABEL.test(foldText(raw).toLowerCase().trim()) && /:\s*$/.test(raw)) {
+      this.rangeLabelAbove = true;
+      this.rangeLines.add(line);
+      return true;
+    }
+    if (at < 0 || (at === 0 && !labelAbove)) return false;
+    // Under a lone label the range may carry its own ("Desejável: inferior a 190 mg/dL"): what follows its colon.
+    const own = labelAbove ? /^([^:\d]{2,30}):\s*(.+)$/.exec(raw) : null;
+    const ownLabel = own ? LABELLED_RANGE_LABEL.test(foldText(own[1]!).toLowerCase().trim()) : false;
     const label = foldText(raw.slice(0, at)).toLowerCase().trim();
-    if (!LABELLED_RANGE_LABEL.test(label)) return false;
+    if (at > 0 && !ownLabel && !LABELLED_RANGE_LABEL.test(label)) return false;
     // "Reference range: 80 - 100 fL": a unit after the range is the result's unit, not part of the range.
-    const words = raw.slice(at).trim().split(' ');
+    const words = (ownLabel ? own![2]! : raw.slice(at)).trim().split(' ');
     const unit = words.length > 1 && isUnitToken(words.at(-1)!) ? words.pop() : undefined;
     const range = parseRange(words.join(' '), this.decimalComma) ?? (ocr ? spanWithoutDash(words, this.decimalComma) : undefined);
     if (!range || (range.min === undefined && range.max === undefined)) return false;

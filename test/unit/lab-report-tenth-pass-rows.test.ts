@@ -174,3 +174,26 @@ describe('worded bounds and both-sexes ranges in a row read without columns (OCR
     expect(byName(results, 'Ferritin').reference_range_text).toBeUndefined();
   });
 });
+
+describe('a range label alone on its line, the range on the next', () => {
+  it('"Valores de referência:" then "70 a 99 mg/dL", or "Desejável: inferior a 190 mg/dL", is the range of the result above', () => {
+    const r = parse([
+      line(10, 'GLICOSE'),
+      row(24, [['Resultado:', 50], ['84 mg/dL', 120]]),
+      line(38, 'Valores de referência:'),
+      line(52, '70 a 99 mg/dL', 62),
+      line(70, 'COLESTEROL TOTAL'),
+      row(84, [['Resultado:', 50], ['152 mg/dL', 120]]),
+      line(98, 'Valores de referência:'),
+      line(112, 'Desejável: inferior a 190 mg/dL', 62),
+    ]);
+    expect(byName(r, 'GLICOSE')).toMatchObject({ value: '84', min_reference_range: 70, max_reference_range: 99, interpretation: 'normal' });
+    expect(byName(r, 'COLESTEROL TOTAL')).toMatchObject({ value: '152', max_reference_range: 190 });
+    expect(r).toHaveLength(2);
+  });
+  it('negative: a line of numbers after a lone label with no result waiting above is left alone, and without the label a bare range line is no range', () => {
+    expect(parse([line(10, 'Valores de referência:'), line(24, '70 a 99 mg/dL', 62)])).toHaveLength(0);
+    const r = parse([line(10, 'GLICOSE'), row(24, [['Resultado:', 50], ['84 mg/dL', 120]]), line(38, 'Método: enzimático'), line(52, '70 a 99 mg/dL', 62)]);
+    expect(byName(r, 'GLICOSE').reference_range_text).toBeUndefined();
+  });
+});
