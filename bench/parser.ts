@@ -60,6 +60,7 @@ const UNSEEN_BY: Record<string, string> = {
   ...Object.fromEntries(['mexican', 'kenshin', 'tumour-markers', 'wellness', 'romanian', 'urine-micro'].map((f) => [f, '4969ac5'])),
   ...Object.fromEntries(['danish', 'finnish', 'hungarian', 'indonesian', 'rcpa', 'serology', 'tdm', 'kv-colon'].map((f) => [f, 'd1b3954'])),
   ...Object.fromEntries(['dual-units', 'diff-abs', 'ref-low-high', 'optimal-standard', 'tiered-ranges', 'previous-result', 'pipe-export', 'swiss'].map((f) => [f, '68e00f7'])),
+  ...Object.fromEntries(['russian', 'greek', 'method-column', 'asterisk-flags', 'worded-ranges', 'unit-heading', 'certificate', 'critical-comments'].map((f) => [f, '165796a'])),
 };
 type Parse = typeof parseLabReport;
 const oldParsers = new Map<string, Promise<Parse>>();
@@ -97,13 +98,17 @@ const log = (m: string) => process.stderr.write(`[bench:parser] ${m}\n`);
 
 // ---------- normalisation ----------
 
-/** Lower case, accents folded, punctuation to single spaces: "Hämoglobin," → "hamoglobin". */
+/**
+ * Lower case, accents folded, punctuation to single spaces: "Hämoglobin," → "hamoglobin". Cyrillic and Greek
+ * letters are kept ("Гемоглобин (HGB)" → "гемоглобин hgb"): dropped, every name in those scripts would be ""
+ * and match every other.
+ */
 const normName = (s: string) =>
   s
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
+    .replace(/[^a-z0-9\p{Script=Cyrillic}\p{Script=Greek}]+/gu, ' ')
     .trim();
 
 /** Numbers compare as numbers ("4,20" = "4.2", "< 0.3" = "<0.3"); words case-insensitively. */

@@ -128,6 +128,19 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['previous-result', 2, 0, ['png']],
   ['pipe-export', 2, 0, ['png']],
   ['swiss', 2, 1, []],
+  // Issue 14, tenth pass: eight more (a Russian commercial lab in Cyrillic with decimal commas, a Greek lab in
+  // Greek script, a Pakistani report with a method column, a South African practice marking results "5.9*"
+  // and "2.6**", a Kenyan report with worded ranges ("Up to 40", "Above 1.00", "M: 13.0-17.0 F: 12.0-15.0"),
+  // a Nigerian hospital printing each panel's unit in its heading, a single-test certificate, a US hospital
+  // report with critical-call and corrected-result comment lines), measured the same way.
+  ['russian', 2, 0, ['png']],
+  ['greek', 2, 1, []],
+  ['method-column', 2, 0, ['pdf']],
+  ['asterisk-flags', 2, 0, ['png']],
+  ['worded-ranges', 2, 1, []],
+  ['unit-heading', 2, 0, ['png']],
+  ['certificate', 2, 1, []],
+  ['critical-comments', 2, 0, ['png']],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);

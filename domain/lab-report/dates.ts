@@ -123,6 +123,9 @@ export function inferDateOrder(allText: string, language: 'en' | 'de' | 'fr'): D
   if (dmy > 0 && mdy === 0) return 'dmy';
   if (mdy > 0 && dmy === 0) return 'mdy';
   if (language !== 'en') return 'dmy';
+  // A report written mostly in Cyrillic or Greek letters (Russia, Ukraine, Bulgaria, Serbia, Greece, Cyprus): day first.
+  const otherScript = allText.match(/[\p{Script=Cyrillic}\p{Script=Greek}]/gu)?.length ?? 0;
+  if (otherScript > (allText.match(/[A-Za-z]/g)?.length ?? 0)) return 'dmy';
   const folded = foldText(allText);
   const uk = countSigns(allText, folded, UK_WORDS, UK_FORMS);
   const us = countSigns(allText, folded, US_WORDS, US_FORMS);

@@ -37,6 +37,8 @@ const FUZZY_CEILING = 0.85;
 
 // Words that qualify a name without changing the analyte (dropped for the "stripped" comparison).
 const QUALIFIERS = new Set([
+  // Russian / Ukrainian "общий" (total), "в крови" (in blood); Greek "ολική" (total), "ορού" (of serum).
+  'общий', 'общая', 'загальний', 'крови', 'ολικη', 'ολικο', 'ολικα', 'ορου',
   'serum', 'plasma', 'ser', 'plas', 'sp', 'total', 'tot', 'gesamt', 'ges', 'totale', 'totales', 'totaux',
   'level', 'levels', 'concentration', 'conc', 'test', 'result', 'value', 'quantitative', 'quant', 'qn',
   'calc', 'calculated', 'calculation', 'berechnet', 'calcule', 'calculee', 'measured', 'automated', 'auto',
@@ -67,11 +69,18 @@ const UNDECOMPOSED: Record<string, string> = { ł: 'l', ı: 'i', ø: 'o', đ: 'd
 
 /** Fold and tokenise: letters and digits only, '%' and '#' dropped (they are read as cues). */
 function keyOf(text: string): string {
-  return foldText(text)
-    .replace(/[łıøđæœ]/g, (ch) => UNDECOMPOSED[ch]!)
-    .replace(/\(([^)]*)\)/g, ' $1 ')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
+  return (
+    foldText(text)
+      .replace(/[łıøđæœ]/g, (ch) => UNDECOMPOSED[ch]!)
+      .replace(/\(([^)]*)\)/g, ' $1 ')
+      // Cyrillic and Greek words are names too ("Глюкоза", "Γλυκόζη"; final sigma as any sigma); a Greek letter
+      // or two on its own is a prefix ("γ-GT", "β2-microglobulin") or a micro sign, left out as before.
+      .replace(/ς/g, 'σ')
+      .replace(/[^a-z0-9\p{Script=Cyrillic}\p{Script=Greek}]+/gu, ' ')
+      .replace(/(?<!\p{Script=Greek})\p{Script=Greek}{1,2}(?!\p{Script=Greek})/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 function strippedTokens(key: string): string[] {

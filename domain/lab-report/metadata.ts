@@ -49,11 +49,23 @@ const LABELS: LabelRule[] = [
   { field: 'lastFirst', re: /\b(nazwisko i imie|prezime i ime)\b/ },
   { field: 'firstLast', re: /\b(?:hasta )?ad[iı] soyad[iı](?![a-z])/ },
   { field: 'lastName', re: /\b(last name|surname|family name|nachname|familienname|nom de famille|nom de naissance|nom d'usage)\b/ },
-  { field: 'firstName', re: /\b(first name|given names?|forename|vorname|prenoms?)\b/ },
+  { field: 'firstName', re: /\b(first names?|given names?|forenames?|vorname|prenoms?)\b/ },
   { field: 'fullName', re: /\b(patient(?:'s)? name|name of patient|patient\(?in\)?|nom du patient|nombre del paciente|prepared for|results for|report for|nama pasien|nama penderita)\b/ },
   { field: 'collected', re: /\b(provtagningstid|provtagningsdatum|provtagen|data (?:i godz\. )?pobrania|data pobrania materialu|collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?|fecha de (?:extraccion|toma(?: de muestra)?|recogida)|data (?:del )?prelievo|numune alma tarihi|datum (?:a cas )?odberu|data recoltarii|provetagning(?:stid|sdato)?|provetaking|naytteenotto(?:aika)?|mintavetel(?: ideje)?|tgl\.? (?:sampling|pengambilan)|tanggal pengambilan)\b/ },
   { field: 'reported', re: /\b(svarsdatum|svar utfardat|data wydania(?: wyniku)?|report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation|fecha de (?:informe|emision|validacion)|data (?:del )?referto|data di refertazione|onay tarihi|rapor tarihi|datum vydani|datum uvolneni|data validarii|data eliberarii|svardato|svar(?:et)? afgivet|vastaus valmis|vastausaika|leletezes|lelet datuma|tgl\.? hasil|tanggal hasil)\b/ },
   { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon|n[°o] de muestra|numero de muestra|n\. accettazione|numero (?:di )?accettazione|n\. campione|provnummer|provnr|labbnummer|nr zlecenia|numer zlecenia|kod zlecenia|barkod no|numune no|cislo zadanky|cislo vzorku|rekvisitionsnr\.?|rekvisitionsnummer|naytenumero|mintaszam|no\.? lab)/ },
+  // Russian / Ukrainian and Greek labels (tested folded: lower case, no accents; Cyrillic and Greek have no \b).
+  // "Ф.И.О." (фамилия, имя, отчество), "Пациент" and the Greek "Ονοματεπώνυμο" print the family name first;
+  // a patronymic after the given name is left out (see splitOrderedName).
+  { field: 'lastFirst', re: /(?<![\p{L}\d])(ф\.? ?и\.? ?о\.?|фамилия,? имя,? отчество|п\.?і\.?б\.?|прізвище,? ім'я)(?![\p{L}])/u },
+  { field: 'lastFirst', re: /(?<![\p{L}\d])(ονοματεπωνυμο|επωνυμο[ ,/]+ονομα|пациент|пацієнт)(?![\p{L}])/u, needsSeparator: true },
+  { field: 'lastName', re: /(?<![\p{L}\d])(фамилия|прізвище|επωνυμο)(?![\p{L}])/u, needsSeparator: true },
+  { field: 'firstName', re: /(?<![\p{L}\d])(имя|ім'я|ονομα)(?![\p{L}])/u, needsSeparator: true },
+  { field: 'dob', re: /(?<![\p{L}\d])(дата рождения|д\. ?р\.|дата народження|ημ(?:ερομηνια|\/νια|\.)? ?γεννησησ|ημ\. ?γεν\.)(?![\p{L}])/u },
+  { field: 'collected', re: /(?<![\p{L}\d])(дата взятия(?: образца| биоматериала| пробы)?|дата забора(?: биоматериала)?|дата взяття|ημ(?:ερομηνια|\/νια|\.)? ?ληψησ)(?![\p{L}])/u },
+  { field: 'reported', re: /(?<![\p{L}\d])(дата выдачи(?: результата)?|дата выполнения|дата видачі|ημ(?:ερομηνια|\/νια|\.)? ?εκδοσησ)(?![\p{L}])/u },
+  { field: 'specimen', re: /(?<![\p{L}\d])(инз|№ ?заказа|номер заказа|номер образца|αρ\.? ?πρωτοκολλου|αριθμοσ πρωτοκολλου)(?![\p{L}])/u, needsSeparator: true },
+  { field: 'other', re: /(?<![\p{L}\d])(пол|стать|возраст|вік|врач|лечащий врач|отделение|телефон|φυλο|ηλικια|ιατροσ|παραπεμπων ιατροσ|τηλ\.?)(?![\p{L}])/u, needsSeparator: true },
   // "geb." alone may also mean "née" (a maiden name), so it needs a ':' or a column gap after it.
   { field: 'dob', re: /\bgeb\.?(?: am)?(?![a-z])/, needsSeparator: true },
   // Bare "Specimen" / "Sample" / "Dossier" / "Lab Ref" label an identifier only when one follows (see record).
@@ -83,7 +95,7 @@ interface LabelHit {
 function findLabels(folded: string, opts: { fuzzy?: boolean } = {}): LabelHit[] {
   const hits: (LabelHit & { slashOnly: boolean; needsSeparator: boolean })[] = [];
   for (const rule of LABELS) {
-    const re = new RegExp(rule.re.source, 'g');
+    const re = new RegExp(rule.re.source, `${rule.re.flags}g`);
     for (const m of folded.matchAll(re)) {
       const start = m.index;
       const end = start + m[0].length;
@@ -191,7 +203,7 @@ function oneEditAway(word: string): string[] {
 }
 
 /** The label rules (not 'other'), anchored to match a whole candidate (a closing point allowed). */
-const WHOLE_LABELS = LABELS.filter((r) => r.field !== 'other').map((r) => ({ field: r.field, re: new RegExp(`^(?:${r.re.source})[.]?$`) }));
+const WHOLE_LABELS = LABELS.filter((r) => r.field !== 'other').map((r) => ({ field: r.field, re: new RegExp(`^(?:${r.re.source})[.]?$`, r.re.flags) }));
 
 function valueAfter(text: string, hit: LabelHit, next: LabelHit | undefined): string {
   const raw = text.slice(hit.end, next ? next.start : text.length);
@@ -293,6 +305,8 @@ function collectFields(lines: MetadataLine[]): Found {
 const TITLE_WORD = /^(mr|mrs|ms|mx|miss|dr|prof|herr|frau|mme|mlle|monsieur|madame|tn|ny|nn|sdr|sdri|hr|fru|dhr|mevr|mw|sra|srta|sig|sig\.ra|sigra)\.?$/i;
 /** Generational suffixes ("SMITH, JOHN JR"): not a given name. */
 const SUFFIX_WORD = /^(jr|sr|ii|iii|iv)\.?$/i;
+/** A Russian or Ukrainian patronymic ("Петрович", "Сергеевна", "Ильинична", "Іванівна"). */
+const PATRONYMIC = /^\p{Lu}\p{Ll}+(?:ович|евич|ьевич|ич|овна|евна|ьевна|ична|инична|івна|ївна)$/u;
 /** Lower-case particles that belong to the family name ("Anna van der Berg", "Marie de la Tour"). */
 const PARTICLE = /^(van|von|der|den|de|del|della|di|da|du|des|le|la|ten|ter|zu|dos|das)$/;
 const isInitial = (w: string): boolean => /^\p{L}\.?$/u.test(w);
@@ -371,9 +385,10 @@ export function splitOrderedName(raw: string, order: 'lastFirst' | 'firstLast'):
     const [lastWords, firstWords] = order === 'lastFirst' ? [a!, b!] : [b!, a!];
     return { first: givenNames(firstWords), last: lastWords.join(' ') };
   }
-  const words = nameWords(name);
+  // "Иванова Мария Петровна": a Russian or Ukrainian patronymic closes the name; it is neither given nor family name.
+  const words = nameWords(name).filter((w, i, all) => !(i === all.length - 1 && all.length === 3 && PATRONYMIC.test(w)));
   const upper = words.map(isUpperWord);
-  if (words.length < 2 || (upper.some((u) => u) && upper.some((u) => !u))) return splitPersonName(name);
+  if (words.length < 2 || (upper.some((u) => u) && upper.some((u) => !u))) return splitPersonName(words.join(' '));
   if (words.length > 2) return { first: '', last: '' };
   const [a, b] = words as [string, string];
   return order === 'lastFirst' ? { first: b, last: a } : { first: a, last: b };
@@ -465,7 +480,11 @@ function bannerName(lines: MetadataLine[]): string | undefined {
 
 /** Words naming a laboratory or the institution it belongs to (tested on folded text). */
 const LAB_WORDS =
-  /\b(lab\w*|\w*labs?|laborator\w*|bio(?:log|lab|med|scien|group|path)\w*|diagnost\w*|patholog\w*|hospital\w*|hopital\w*|krankenhaus|hastane\w*|nemocnic\w*|\w*klinik\w*|klinisk\w*|clinic\w*|\w*sjukhus\w*|\w*sykehus\w*|\w*ziekenhuis|ospedal\w*|szpital\w*|korhaz\w*|\w*spital\w*|\w*sairaala\w*|rumah sakit|clinical|medical|medizin\w*|health\w*|sciences?|institut\w*|\w*praxis|centre|center|zentrum|mvz|lbm|quest|eurofins|cerba\w*|sonic|limbach|amedes|inovie|unilabs|synlab)\b/;
+  /\b(pharmac\w*|lab\w*|\w*labs?|laborator\w*|bio(?:log|lab|med|scien|group|path)\w*|diagnost\w*|patholog\w*|hospital\w*|hopital\w*|krankenhaus|hastane\w*|nemocnic\w*|\w*klinik\w*|klinisk\w*|clinic\w*|\w*sjukhus\w*|\w*sykehus\w*|\w*ziekenhuis|ospedal\w*|szpital\w*|korhaz\w*|\w*spital\w*|\w*sairaala\w*|rumah sakit|clinical|medical|medizin\w*|health\w*|sciences?|institut\w*|\w*praxis|centre|center|zentrum|mvz|lbm|quest|eurofins|cerba\w*|sonic|limbach|amedes|inovie|unilabs|synlab)\b/;
+/** The same in Cyrillic and Greek (no \b there): laboratory, clinic, hospital, medical, diagnostic centre; a name ending in "лаб". */
+const OTHER_SCRIPT_LAB_WORDS = /(?<!\p{L})(лаборатор|клиник|клінік|больниц|лікарн|медицинск|медичн|диагност|діагност|εργαστηρ|διαγνωστ|νοσοκομει|κλινικ|ιατρικ|μικροβιολογ|βιοπαθολογ)|лаб(?!\p{L})/u;
+/** A laboratory's or institution's word, in Latin, Cyrillic or Greek script (`folded`: foldText's). */
+const hasLabWord = (folded: string): boolean => LAB_WORDS.test(folded) || OTHER_SCRIPT_LAB_WORDS.test(folded);
 /** Descriptor words: a line made only of these ("LABORATOIRE DE BIOLOGIE MÉDICALE") names no lab. */
 const GENERIC_WORD =
   /^(laboratoire|laboratoires|laboratory|laboratories|lab|labs|labor|laboratoriumsmedizin|de|des|du|d|la|le|l|et|biologie|medicale|medicales|analyses|department|departement|dept|division|services?|section|unit|of|and|the|for|fur|und|pathology|medicine|medizin|clinical|biochemistry|chemistry|haematology|hematology|microbiology|immunology|blood|sciences?|facharzte|facharzt|arzte|klinische|chemie|patient|portal|test|tests)$/;
@@ -477,6 +496,9 @@ const GENERIC_WORD =
 const TITLE_WORDS =
   /\b(report|reports|results?|resultats?|\w*befund\w*|\w*bericht|compte rendu|portal|cumulative|confidential|page|seite|urinalysis|requisition|summary|svar|laboratoriesvar|provsvar|sprawozdanie|wyniki?|vysledky|raporu?|viewer)\b/;
 
+/** Titles in Cyrillic and Greek: results, analyses, examinations, form. */
+const OTHER_SCRIPT_TITLE_WORDS = /(?<!\p{L})(результат|анализ|исследован|бланк|аналіз|αποτελεσματ|εξετασ)/u;
+
 /**
  * Whether `text` reads as an organisation's name: short, capitalised words (connectors allowed),
  * no digits runs, no colon, not just descriptor words, not a report title.
@@ -487,7 +509,7 @@ function orgNameShape(text: string, sentenceCase = false): boolean {
   // Up to nine words: a hospital and its laboratory in one name ("İzmir Bozyaka Eğitim ve Araştırma Hastanesi Merkez Laboratuvarı").
   if (words.length > 9) return false;
   const folded = foldText(text);
-  if (TITLE_WORDS.test(folded)) return false;
+  if (TITLE_WORDS.test(folded) || OTHER_SCRIPT_TITLE_WORDS.test(folded)) return false;
   const foldedWords = folded.split(/[\s'’&-]+/).filter((w) => w !== '');
   if (foldedWords.every((w) => GENERIC_WORD.test(w.replace(/[.,]/g, '')))) return false;
   // (a dash between a department and its hospital: "Blood Sciences – Immunoassay, North Downs University Hospital")
@@ -495,7 +517,8 @@ function orgNameShape(text: string, sentenceCase = false): boolean {
   // Sentence case ("Ústav laboratorní medicíny, Fakultní nemocnice Ostrava", as Czech, Polish and other
   // institutions write their names): each comma-separated part begins with a capital.
   if (sentenceCase) return text.split(/,\s*/).every((part) => /^[\p{Lu}]/u.test(part));
-  return words.every((w) => /^[\p{Lu}\d&'’(-]/u.test(w) || connector.test(w));
+  // (an organisation's name in guillemets or quotes: "ООО «МедЛаб Экспресс»", "Εργαστήριο «Ιπποκράτης»")
+  return words.every((w) => /^[«"„“]?[\p{Lu}\d&'’(-]/u.test(w) || connector.test(w));
 }
 
 /** A doctor's or professor's title leading a cell: a person, not an organisation. */
@@ -567,10 +590,15 @@ function letterhead(lines: MetadataLine[]): string {
     // the cells joined (then cut at a dash before a title) make the name. (One lone word after a name is a
     // department beside it: "Universitätsklinikum Freiburg   Zentrallabor".)
     const lone = cells.map((c) => /^[\p{L}.'’&]+$/u.test(c));
+    // Capitals after a mixed-case name may be a title beside it ("St.   Vincent   Regional Medical Center
+    // Laboratory   FINAL   REPORT"): then the cells up to the last mixed-case one are tried too.
     if (cells.length > 1 && (lone[0] || lone.filter(Boolean).length >= 2) && !cells.some((c) => looksLikePerson(c) || PERSON_TITLE.test(c))) {
-      for (const joined of cells.join(' ').split(/\s+[—–|·-]\s+/)) {
-        const name = withoutDeviceModel(joined);
-        if (orgNameShape(name) && LAB_WORDS.test(foldText(name))) return name;
+      const lastMixed = cells.findLastIndex((c) => /\p{Ll}/u.test(c));
+      for (const k of new Set([cells.length, lastMixed + 1].filter((n) => n >= 2))) {
+        for (const joined of cells.slice(0, k).join(' ').split(/\s+[—–|·-]\s+/)) {
+          const name = withoutDeviceModel(joined);
+          if (orgNameShape(name) && hasLabWord(foldText(name))) return name;
+        }
       }
     }
     // Left to right, so a document title at the left ("Laborbefund   Medizinisches Labor Rhein-Main")
@@ -579,11 +607,11 @@ function letterhead(lines: MetadataLine[]): string {
     // Or a hyphen with spaces around it: "Summit Valley Medical Laboratories - Interface Engine Message Viewer".
     const parts = cells.flatMap((c) => [c, ...c.split(/\s+[—–|·-]\s+/)]).map(withoutDeviceModel);
     for (const cell of parts) {
-      if (orgNameShape(cell) && LAB_WORDS.test(foldText(cell)) && !looksLikePerson(cell)) return cell;
+      if (orgNameShape(cell) && hasLabWord(foldText(cell)) && !looksLikePerson(cell)) return cell;
     }
     // A name in sentence case counts when its words name an institution: a letterhead, not a sentence.
     for (const cell of parts) {
-      if (orgNameShape(cell, true) && LAB_WORDS.test(foldText(cell)) && cell.split(' ').length >= 3 && !/[.!?]$/.test(cell) && !looksLikePerson(cell)) return cell;
+      if (orgNameShape(cell, true) && hasLabWord(foldText(cell)) && cell.split(' ').length >= 3 && !/[.!?]$/.test(cell) && !looksLikePerson(cell)) return cell;
     }
   }
   return '';
@@ -596,7 +624,7 @@ function footerLab(lines: MetadataLine[]): string {
     const last = lines.filter((l) => l.page === page).slice(-3);
     for (const l of last) {
       const head = cleanLabValue(cellsOf(l.text)[0] ?? '');
-      if (orgNameShape(head) && LAB_WORDS.test(foldText(head)) && !looksLikePerson(head)) return head;
+      if (orgNameShape(head) && hasLabWord(foldText(head)) && !looksLikePerson(head)) return head;
     }
   }
   return '';
@@ -717,7 +745,21 @@ export interface MetadataOptions {
   currentYear?: number;
 }
 
-/** First and last name from labelled fields, else from an unlabelled banner; blanks, never spaces. */
+/**
+ * A name written in a sentence just before its birth date, as certificates and letters write it ("a blood
+ * sample from George Bennett, date of birth 11 September 1968", "Re: Ann Lee, born 3 May 1950"): two to four
+ * capitalised words after a lower-case word (or at the line's start), then ", date of birth" / "born" / "DOB".
+ */
+const NAME_BEFORE_BIRTH = /(?:^|(?<=[\p{Ll}:;,]\s))((?:\p{Lu}[\p{Ll}'’-]+\s){1,3}\p{Lu}[\p{L}'’-]+),?\s+(?:[Dd]ate of birth|[Bb]orn(?: on)?|D\.?O\.?B\.?|d\.o\.b\.)(?![\p{L}])/u;
+function nameBeforeBirthDate(lines: MetadataLine[]): string | undefined {
+  for (const l of lines) {
+    const m = NAME_BEFORE_BIRTH.exec(squash(l.text));
+    if (m && !TITLE_WORD.test(m[1]!.split(' ')[0]!)) return m[1];
+  }
+  return undefined;
+}
+
+/** First and last name from labelled fields, else from a sentence naming the patient, else from an unlabelled banner; blanks, never spaces. */
 function patientName(found: Found, lines: MetadataLine[]): { first: string; last: string } {
   let first = plausibleName(found.firstName) ? squash(found.firstName) : '';
   let last = plausibleName(found.lastName) ? squash(found.lastName) : '';
@@ -734,6 +776,10 @@ function patientName(found: Found, lines: MetadataLine[]): { first: string; last
     const split = splitPersonName(fullName);
     first = first || split.first;
     last = last || split.last;
+  }
+  if (first === '' && last === '') {
+    const named = nameBeforeBirthDate(lines);
+    if (named) ({ first, last } = splitPersonName(named));
   }
   if (first === '' && last === '') {
     const banner = bannerName(lines);
@@ -773,4 +819,26 @@ export function extractMetadata(lines: MetadataLine[], opts: MetadataOptions = {
   if (reported) meta.date_reported = reported;
   if (found.specimen) meta.specimen_number = found.specimen;
   return meta;
+}
+
+/** A label of the patient's sex ("Sex", "Gender", "Age/Sex", "Geschlecht", "Sexe", "Пол", "Φύλο", …), tested folded. */
+const SEX_FIELD = /(?<![\p{L}])(?:age ?\/ ?(?:sex|gender)|(?:sex|gender) ?\/ ?age|sex|gender|geschlecht|sexe|sexo|sesso|plec|kon|kjonn|cinsiyet|jenis kelamin|пол|стать|φυλο)(?![\p{L}])\s*[:=]?\s*([^\s].{0,24})/gu;
+const MALE_WORD = /^(m|male|man|masculin[oe]?|mannlich|maennlich|homme|hombre|erkek|laki-laki|муж(?:ской|скои|\.)?|м|αρρεν|ανδρασ)$/;
+const FEMALE_WORD = /^(f|w|female|woman|feminin[oe]?|weiblich|femme|mujer|kadin|perempuan|жен(?:ский|скии|\.)?|ж|θηλυ|γυναικα)$/;
+
+/**
+ * The patient's sex as the report states it under a sex label ("Sex: Female", "Age/Sex: 54 Y / M", "Пол:
+ * Мужской", "ΦΥΛΟ: Άρρεν"); undefined when no label says it or two say different things.
+ */
+export function patientSex(lines: MetadataLine[]): 'M' | 'F' | undefined {
+  const said = new Set<'M' | 'F'>();
+  for (const l of lines) {
+    const folded = foldSameLength(l.text).replace(/ς/g, 'σ');
+    for (const m of folded.matchAll(SEX_FIELD)) {
+      // "54 Y / M": the age before the sex is skipped; the first word that names a sex counts.
+      const word = m[1]!.split(/[\s/,;()]+/).find((w) => MALE_WORD.test(w) || FEMALE_WORD.test(w));
+      if (word) said.add(MALE_WORD.test(word) ? 'M' : 'F');
+    }
+  }
+  return said.size === 1 ? [...said][0] : undefined;
 }

@@ -5,6 +5,7 @@
  */
 import { panelTagsIn } from './match-context.js';
 import { foldText, squash } from './text.js';
+import { isUnitToken } from './units.js';
 
 const CONTINUED = /\s*[-–(]*\s*(continued|cont'?d\.?|cont\.|fortsetzung|forts\.|suite)\s*\)?\s*$/i;
 const SECTION_WORDS = /\b(panel|profile|profil|count|studies|study|analysis|chemistry|chemie|hematology|haematology|hamatologie|hematologie|serology|serologie|immunology|immunologie|endocrinology|endokrinologie|biochimie|biochemistry|urinalysis|microscopy|mikroskopie|sediment|screen|function|funktion|bilan|examen|markers?|marker|gerinnung|coagulation|hemostase|blutbild|status|electrolytes?|elektrolyte|vitamins?|vitamine|hormones?|hormone|lipids?|lipide|iron|eisen|thyroid|schilddruse|liver|leber|kidney|renal|niere|cardiac|diabetes|infection|differential|diff)\b/;
@@ -25,4 +26,14 @@ export function isPanelHeading(text: string): boolean {
   const letters = title.replace(/[^\p{L}]/gu, '');
   const allCaps = letters.length >= 3 && letters === letters.toUpperCase();
   return allCaps || SECTION_WORDS.test(folded) || panelTagsIn(title).size > 0;
+}
+
+/**
+ * The unit a panel heading gives all its rows, as reports without a unit column print it: at the heading's end in
+ * brackets ("LIPID PROFILE (mg/dL)", "Electrolytes [mmol/L]") or after a "Units:" label ("ELECTROLYTES - Units:
+ * mmol/L", "Einheit: mmol/l"). Undefined when the heading names none ("CBC (continued)", "Lipids (fasting)").
+ */
+export function headingUnit(title: string): string | undefined {
+  const m = /[([]\s*([^()[\]\s]+)\s*[)\]]\s*$/.exec(title) ?? /(?:^|[\s,;–—-])(?:units?|unit[eé]s?|einheit(?:en)?|unidad(?:es)?|unità)\s*[:=]\s*(\S+)\s*$/iu.exec(title);
+  return m && isUnitToken(m[1]!) ? m[1] : undefined;
 }

@@ -14,11 +14,12 @@ import { inferDateOrder } from './dates.js';
 import { chunksOf, type ColumnLayout, columnOf, detectHeader } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
 import { leadingResult, splitResults } from './multi.js';
-import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel } from './metadata.js';
+import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel, patientSex } from './metadata.js';
+import { parseFlag } from './flags.js';
 import { readHl7Segments } from './hl7.js';
 import { interpret } from './interpret.js';
-import { isPanelHeading, panelTitle } from './panels.js';
-import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge } from './ranges.js';
+import { headingUnit, isPanelHeading, panelTitle } from './panels.js';
+import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge, rangeForSex, sexOfRange } from './ranges.js';
 import { repairOcrName } from './ocr-names.js';
 import { withRecoveredReadings } from './ocr-recover.js';
 import { withoutMisreadings } from './plausibility.js';
@@ -27,6 +28,7 @@ import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
 import { TRANSPOSED_LAYOUT, TransposedTable } from './transposed.js';
 import { isUnitToken } from './units.js';
+import { parseValue } from './values.js';
 import { type ExtractedPage, type Interpretation, LIKELY_TEST_NAME, type LoincMatch, type ParsedReport, type ParsedResult, type TextLine, UNREADABLE } from './types.js';
 
 export interface ParseOptions {
@@ -155,7 +157,8 @@ function readAroundUnreadable(line: TextLine, opts: RowOptions): RowCandidate | 
  */
 const GENERIC_RESULT = /^(result|resultado|resultat|ergebnis|risultato|uitslag|valor|value)$/;
 /** "Desejável: inferior a 190 mg/dL", "Valores de referência": a reference line under a result, not a test. */
-const RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference)\b/;
+// "Protective level: >= 10 mIU/mL", "Cut-off: 1.0": the limit a certificate or a screen prints under its result.
+const RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference|protective (?:antibody )?level|cut-?off(?: value)?)\b/;
 
 /**
  * "Follicular phase 2.4 - 12.6", "Postmenopause: <54.7", "High (lower risk) >=60", "G3a Mildly to moderately
@@ -172,7 +175,12 @@ const BOUND_THEN_SPAN = /^[<>≤≥]\s*\d[\d.,]*\s*[-–—]\s*\d[\d.,]*(?:\s+\S
  * "Valores de referencia: 70 - 100", "Optimal range: 40 – 80", "Reference range 3.5-5.1": a line that is
  * only a range label and a range (the label as RANGE_LABEL reads it, optionally followed by "range").
  */
-const LABELLED_RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference|normal range|ref\.? range)( range)?\s*:?$/;
+const LABELLED_RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference|normal range|ref\.? range|protective (?:antibody )?level|cut-?off(?: value)?)( range)?\s*:?$/;
+/**
+ * "Test: HbA1c (glycated haemoglobin)" then, a line or two under it, "Result: 5.4 %": a certificate's or a
+ * single-test report's labelled name, which names the "Result" row under it as an exam heading does.
+ */
+const TEST_NAME_LABEL = /^(?:test(?: name| performed)?|analyte|investigation|examination|parameter)\s*:\s*(\p{L}.{1,80})$/iu;
 /** How many lines without a digit (an explanation, a method) may stand between a result and its labelled range. */
 const LABELLED_RANGE_GAP = 2;
 
@@ -224,6 +232,8 @@ class ReportReader {
   readonly doubtedLines = new Set<TextLine>();
   /** A result read without a range, while a labelled range line under it may still give it one. */
   private awaitingRange: { row: RowCandidate; result: ParsedResult; gap: number } | undefined;
+  /** The line before was a range label alone ("Valores de referência:"), its range to come on this line. */
+  private rangeLabelAbove = false;
   /** The result the last line gave, while the lines after it may continue its range. */
   private lastRow: { row: RowCandidate; result: ParsedResult } | undefined;
   /** A transposed table being read (transposed.ts), and its page. */
@@ -238,6 +248,8 @@ class ReportReader {
     private readonly ocrPages: Set<number>,
     /** The patient's age in days at collection, when the report gives the birth date and the date. */
     private readonly ageDays?: number,
+    /** The patient's sex, when the report states it. */
+    private readonly sex?: 'M' | 'F',
   ) {}
 
   readonly nameConfidence = (name: string): number => {
@@ -328,15 +340,26 @@ class ReportReader {
    * Up to LABELLED_RANGE_GAP lines without a digit may stand between them.
    */
   private labelledRange(line: TextLine, ocr: boolean): boolean {
+    const labelAbove = this.rangeLabelAbove;
+    this.rangeLabelAbove = false;
     const waiting = this.awaitingRange;
     if (!waiting || waiting.result.reference_range_text) return false;
     const raw = squash(lineText(ocr ? withoutTrailingMarks(line) : line));
     const at = raw.search(/[\d<>≤≥]/);
-    if (at <= 0) return false;
+    // "Valores de referência:" alone on its line, the range on the next ("70 a 99 mg/dL"): the label waits for it.
+    if (at < 0 && LABELLED_RANGE_LABEL.test(foldText(raw).toLowerCase().trim()) && /:\s*$/.test(raw)) {
+      this.rangeLabelAbove = true;
+      this.rangeLines.add(line);
+      return true;
+    }
+    if (at < 0 || (at === 0 && !labelAbove)) return false;
+    // Under a lone label the range may carry its own ("Desejável: inferior a 190 mg/dL"): what follows its colon.
+    const own = labelAbove ? /^([^:\d]{2,30}):\s*(.+)$/.exec(raw) : null;
+    const ownLabel = own ? LABELLED_RANGE_LABEL.test(foldText(own[1]!).toLowerCase().trim()) : false;
     const label = foldText(raw.slice(0, at)).toLowerCase().trim();
-    if (!LABELLED_RANGE_LABEL.test(label)) return false;
+    if (at > 0 && !ownLabel && !LABELLED_RANGE_LABEL.test(label)) return false;
     // "Reference range: 80 - 100 fL": a unit after the range is the result's unit, not part of the range.
-    const words = raw.slice(at).trim().split(' ');
+    const words = (ownLabel ? own![2]! : raw.slice(at)).trim().split(' ');
     const unit = words.length > 1 && isUnitToken(words.at(-1)!) ? words.pop() : undefined;
     const range = parseRange(words.join(' '), this.decimalComma) ?? (ocr ? spanWithoutDash(words, this.decimalComma) : undefined);
     if (!range || (range.min === undefined && range.max === undefined)) return false;
@@ -382,6 +405,7 @@ class ReportReader {
       return range && !SEX_WORD.test(foldText(label)) && this.nameConfidence(label) < LIKELY_TEST_NAME ? m : undefined;
     };
     if (!last?.result.reference_range_text) return false;
+    if (this.sexRangeLine(line, last)) return true;
     const first = last.result.reference_range_text.split('; ')[0]!;
     // "Very High  n?s" under tiers already joined: a line wholly in the range column whose bound OCR could not
     // read (no digit) is one more tier, unknown; it is no result (nor a name for a value near it), and adds nothing.
@@ -406,6 +430,27 @@ class ReportReader {
     delete result.is_above_max_range;
     delete result.is_below_min_range;
     giveRange(result, last.row, range, text);
+    this.rangeLines.add(line);
+    return true;
+  }
+
+  /**
+   * "Male: 0.74 - 1.35" on the row, "Female: 0.59 - 1.04" on the line under it: with the patient's sex stated,
+   * the range of that sex is the row's (the other sex's line, above or below, is no result).
+   */
+  private sexRangeLine(line: TextLine, last: { row: RowCandidate; result: ParsedResult }): boolean {
+    if (this.sex === undefined) return false;
+    const printed = squash(lineText(line));
+    const own = sexOfRange(printed, this.decimalComma);
+    const before = sexOfRange(last.result.reference_range_text!, this.decimalComma);
+    if (own === undefined || before === undefined || own === before) return false;
+    if (own === this.sex) {
+      const range = parseRange(printed.replace(/^[^:=]*[:=]\s*/, ''), this.decimalComma);
+      if (!range || (range.min === undefined && range.max === undefined)) return false;
+      const { result } = last;
+      for (const k of ['min_reference_range', 'max_reference_range', 'interpretation', 'is_above_max_range', 'is_below_min_range'] as const) delete result[k];
+      giveRange(result, last.row, { ...range, text: printed });
+    }
     this.rangeLines.add(line);
     return true;
   }
@@ -436,6 +481,9 @@ class ReportReader {
       row = { ...row, name: this.pendingPanel };
       panel = undefined;
     }
+    // No unit on the row, one in its panel's heading ("LIPID PROFILE (mg/dL)"): the heading's unit is the row's.
+    const fromHeading = !row.unit && panel && row.value.type !== 'boolean' && row.value.type !== 'comment' ? headingUnit(panel) : undefined;
+    if (fromHeading) row = { ...row, unit: fromHeading };
     const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
     const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative, rangeText: row.range?.text });
     if (!isResult(row, matches[0])) return undefined;
@@ -458,7 +506,11 @@ class ReportReader {
 
   private notAResult(line: TextLine): void {
     const text = lineText(line);
-    if (isPanelHeading(text) && !hasMetadataLabel(text)) {
+    const named = TEST_NAME_LABEL.exec(squash(text))?.[1];
+    if (named && !/\d{3,}/.test(named)) {
+      this.pendingPanel = named;
+      this.linesSincePending = 0;
+    } else if (isPanelHeading(text) && !hasMetadataLabel(text)) {
       this.pendingPanel = panelTitle(text);
       this.linesSincePending = 0;
     } else if (this.pendingPanel && ++this.linesSincePending > 2) {
@@ -485,7 +537,8 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   const decimalComma = usesDecimalComma(allText, language);
   const metaLines: MetadataLine[] = lines.filter((l) => !detectHeader(l.line)).map((l) => ({ text: lineText(withoutMarks(l.line)), page: l.page }));
   const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
-  const reader = new ReportReader(decimalComma, ocrPages, ageInDays(metadata.dob, metadata.date_collected || metadata.date_reported));
+  const sex = patientSex(metaLines);
+  const reader = new ReportReader(decimalComma, ocrPages, ageInDays(metadata.dob, metadata.date_collected || metadata.date_reported), sex);
   for (const l of lines) if (!furniture.has(l)) reader.read(l);
   reader.finish();
   const results = chooseByRegion(
@@ -495,7 +548,27 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
     (row, page) => reader.resultOf(row, page, undefined),
   );
 
-  return { metadata, results: withGradeLegend(withoutMisreadings(withRecoveredReadings(results, ocrPages), ocrPages), lines.map((l) => lineText(l.line)), ocrPages) };
+  const graded = withGradeLegend(withoutMisreadings(withRecoveredReadings(results, ocrPages), ocrPages), lines.map((l) => lineText(l.line)), ocrPages);
+  return { metadata, results: withSexRanges(graded, sex, decimalComma) };
+}
+
+/**
+ * A range printed for both sexes on one line ("M: 13.0-17.0 F: 12.0-15.0") takes the bounds of the patient's
+ * sex when the report states it ("Sex: Female"), and the interpretation follows them; the text stays as
+ * printed. Without a stated sex the bounds stay out, as ranges.ts leaves them.
+ */
+function withSexRanges(results: ParsedResult[], sex: 'M' | 'F' | undefined, decimalComma: boolean): ParsedResult[] {
+  if (sex === undefined) return results;
+  return results.map((r) => {
+    if (!r.reference_range_text || r.min_reference_range !== undefined || r.max_reference_range !== undefined) return r;
+    const range = rangeForSex(r.reference_range_text, sex, decimalComma);
+    const value = range && parseValue(r.value, false);
+    if (!range || !value) return r;
+    const out: ParsedResult = { ...r, ...interpret(value, range, r.flag ? parseFlag(r.flag) : undefined) };
+    if (range.min !== undefined) out.min_reference_range = range.min;
+    if (range.max !== undefined) out.max_reference_range = range.max;
+    return out;
+  });
 }
 
 /** "A: No abnormality", "B: Slight abnormality", "C: Re-examination advised": one letter's entry in a grade legend. */

@@ -159,3 +159,35 @@ export function rangeForAge(bands: AgeBandRange[], ageDays: number): ParsedRange
   const starting = holding.length > 1 ? holding.filter((b) => Math.floor(ageDays / b.unit) < b.to) : holding;
   return starting.length === 1 ? starting[0]!.range : undefined;
 }
+
+/** Sex labels of a range printed for both sexes: male (M, Male, Men, H/Hommes, Männer) and female (F, W, Female, Women, Femmes, Frauen). */
+const MALE_LABEL = /^(m|male|males|men|h|hommes?|manner|mann|masc(?:ulin[oe]?)?|муж(?:чины|ской|скои)?|μ|ανδρεσ|ανδρασ)$/;
+const FEMALE_LABEL = /^(f|w|female|females|women|femmes?|frauen|frau|fem(?:inin[oe]?)?|жен(?:щины|ский|скии)?|γ|γυναικεσ|γυναικα)$/;
+const SEX_PART = new RegExp(String.raw`(?:^|[\s;,/|(])([\p{L}]{1,9})\s*[:=.]?\s*(${N}\s*(?:-|–|—|to)\s*${N}|(?:<=|>=|<|>|≤|≥)\s*${N})`, 'gu');
+
+/**
+ * The patient's sex's range out of one printed for both on one line ("M: 13.0-17.0 F: 12.0-15.0", "Male 0.7-1.3 /
+ * Female 0.6-1.1", "H: 40-52 F: 36-47"): its bounds, the text as printed. Undefined unless the text holds one
+ * range for each sex and nothing else, or when the sex is not known.
+ */
+export function rangeForSex(raw: string, sex: 'M' | 'F' | undefined, decimalComma: boolean): ParsedRange | undefined {
+  if (sex === undefined) return undefined;
+  const text = raw.trim().replace(/\s+/g, ' ');
+  const folded = foldText(text).replace(/ς/g, 'σ');
+  const parts = [...folded.matchAll(SEX_PART)];
+  const male = parts.filter((m) => MALE_LABEL.test(m[1]!));
+  const female = parts.filter((m) => FEMALE_LABEL.test(m[1]!));
+  if (male.length !== 1 || female.length !== 1 || parts.length !== 2) return undefined;
+  // Nothing but the two labelled ranges (and a unit after each) on the line.
+  const rest = parts.reduce((t, m) => t.replace(m[0].trim(), ' '), folded).replace(/[\s;,/|()]+/g, ' ').trim();
+  if (rest !== '' && !restIsUnitOnly(` ${rest}`)) return undefined;
+  const range = parseRange((sex === 'M' ? male : female)[0]![2]!, decimalComma);
+  return range && (range.min !== undefined || range.max !== undefined) ? { ...range, text } : undefined;
+}
+
+/** The sex a range printed for one sex is for ("Female: 0.59 - 1.04" → F); undefined for any other text. */
+export function sexOfRange(raw: string, decimalComma: boolean): 'M' | 'F' | undefined {
+  const m = /^([\p{L}]{1,9})\s*[:=]\s*(.+)$/u.exec(foldText(raw.trim()).replace(/ς/g, 'σ'));
+  if (!m || !parseRange(m[2]!, decimalComma)) return undefined;
+  return MALE_LABEL.test(m[1]!) ? 'M' : FEMALE_LABEL.test(m[1]!) ? 'F' : undefined;
+}

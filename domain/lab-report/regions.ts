@@ -56,12 +56,17 @@ export function chooseByRegion(
   for (const { page, lines } of pages) {
     // Lines the row reader read through their columns and found in doubt (rows.ts): no other reading takes them.
     const doubted = opts.doubted ?? new Set<TextLine>();
+    const onPage = rowResults.filter((s) => s.result.page === page);
+    // A bound read as a value ("<41" under the range column, a method cell before it read as a name) on a line whose
+    // row result has that very text as its range is that row's range, not a result of its own.
+    const rangeOfRow = (p: { lines: Region['lines'] }, r: ParsedResult) =>
+      /^[<>≤≥]/.test(r.value) && p.lines.some((l) => onPage.some((s) => s.line === l.line && s.result.reference_range_text?.replace(/\s+/g, '') === r.value.replace(/\s+/g, '')));
     const near = (r: { lines: Region['lines'] }) =>
       readByProximity(r.lines.filter((l) => !doubted.has(l.line)), opts)
-        .map((p) => resultOf(p.row, page))
-        .filter((x): x is ParsedResult => x !== undefined);
+        .map((p) => ({ p, r: resultOf(p.row, page) }))
+        .filter((x): x is { p: (typeof x)['p']; r: ParsedResult } => x.r !== undefined && !rangeOfRow(x.p, x.r))
+        .map((x) => x.r);
     const regions = regionsOf(lines, (side) => near({ lines: side }).length);
-    const onPage = rowResults.filter((s) => s.result.page === page);
     const placed = new Set<Sourced>();
     for (const group of groupsOf(regions)) {
       const own = new Set(group.flatMap((r) => r.lines.map((l) => l.line)));

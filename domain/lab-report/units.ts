@@ -25,9 +25,30 @@ export type UnitKind =
   | 'pressure' // mmHg, kPa
   | 'titer';
 
-/** Canonical spelling of a unit token: µ/μ/mc → u, ×10^9 variants → 10^9, case kept where it matters. */
+/**
+ * Units as Russian, Ukrainian, Bulgarian and Serbian laboratories print them, in Cyrillic: "г/л", "ммоль/л",
+ * "мкмоль/л", "10^9/л", "Ед/л", "мкМЕ/мл", "мм/ч", "фл", "пг". Each piece → its Latin symbol, longest first
+ * (мкмоль before моль, мкг before г, мл before л); "Ед"/"ОД" (единица) → U, "МЕ" (международная единица) → IU.
+ */
+const CYRILLIC_UNIT_PIECES: [RegExp, string][] = [
+  [/мкмоль/g, 'umol'], [/ммоль/g, 'mmol'], [/нмоль/g, 'nmol'], [/пмоль/g, 'pmol'], [/моль/g, 'mol'],
+  [/мкМЕ|мкме/g, 'uIU'], [/мМЕ/g, 'mIU'], [/МЕ/g, 'IU'], [/Ед|ЕД|ед|ОД/g, 'U'],
+  [/мкг/g, 'ug'], [/нг/g, 'ng'], [/пг/g, 'pg'], [/мг/g, 'mg'],
+  [/мкл/g, 'uL'], [/мл/g, 'mL'], [/дл/g, 'dL'], [/фл/g, 'fL'], [/мм/g, 'mm'],
+  [/г/g, 'g'], [/л/g, 'L'], [/ч(?:ас)?/g, 'h'], [/сек/g, 's'], [/тыс/g, 'thousand'], [/млн/g, 'million'],
+];
+
+/** A unit printed in Cyrillic, in Latin symbols ("ммоль/л" → "mmol/L"); other text unchanged. */
+function latinUnit(u: string): string {
+  if (!/\p{Script=Cyrillic}/u.test(u) || !/^[\p{Script=Cyrillic}\d^/%.,x×*µμ-]+$/u.test(u)) return u;
+  let out = u;
+  for (const [re, latin] of CYRILLIC_UNIT_PIECES) out = out.replace(re, latin);
+  return /\p{Script=Cyrillic}/u.test(out) ? u : out;
+}
+
+/** Canonical spelling of a unit token: µ/μ/mc → u, ×10^9 variants → 10^9, Cyrillic symbols in Latin, case kept where it matters. */
 export function canonicalUnit(raw: string): string {
-  let u = raw.trim().replace(/^\[|\]$/g, '').replace(/^\(|\)$/g, '');
+  let u = latinUnit(raw.trim().replace(/^\[|\]$/g, '').replace(/^\(|\)$/g, ''));
   u = u.replace(/\b([A-Za-z])\.([A-Za-z])\.(?=\/)/g, '$1$2'); // "E.U./dL" → "EU/dL"
   u = u.replace(/[µμ]/g, 'u').replace(/\bmc(g|l|mol)\b/gi, 'u$1');
   u = u.replace(/\s+/g, '');

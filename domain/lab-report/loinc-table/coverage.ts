@@ -96,7 +96,56 @@ const FERR = 'Ferrit|Ferritiini|Feritin|Ferritina';
 const ESR = 'Laju endap darah|LED|VSH|Viteza de sedimentare a hematiilor|Süllyedés|Westergren süllyedés';
 const GGT = 'γ-GTP|Gamma-GTP|GTP|γ-GT|Gamma-glutamiltranszferáz';
 
-export const OTHER_ALIASES: Record<string, string> = {
+/**
+ * Names in Cyrillic (Russian, Ukrainian) and Greek, by code, as the laboratories of those countries print them:
+ * the analyte's word, with the short form they use ("АЛТ", "СОЭ", "ТТГ") and the long name written with it
+ * ("АЛТ (аланинаминотрансфераза)", as English reports write "ALT (SGPT)"). Merged into OTHER_ALIASES.
+ */
+const CYRILLIC_GREEK: Record<string, string> = {
+  glucose: 'Глюкоза|Глюкоза крови|Глюкоза в крови|Глюкоза (натощак)|Γλυκόζη|Σάκχαρο|Σάκχαρο αίματος',
+  creatinine: 'Креатинин|Креатинін|Κρεατινίνη',
+  urea: 'Мочевина|Сечовина|Ουρία',
+  urate: 'Мочевая кислота|Сечова кислота|Ουρικό οξύ',
+  sodium: 'Натрий|Натрій|Νάτριο', potassium: 'Калий|Калій|Κάλιο', chloride: 'Хлор|Хлориды|Хлор (Cl)|Χλώριο',
+  calcium: 'Кальций|Кальций общий|Кальцій|Ασβέστιο', magnesium: 'Магний|Магній|Μαγνήσιο', phosphate: 'Фосфор|Фосфор неорганический|Φώσφορος',
+  cholesterol: 'Холестерин|Холестерин общий|Общий холестерин|Холестерол|Χοληστερόλη|Χοληστερίνη|Χοληστερόλη ολική|Ολική χοληστερόλη',
+  hdl: 'Холестерин ЛПВП|ЛПВП|Холестерин-ЛПВП|HDL χοληστερόλη|HDL-χοληστερόλη', ldl: 'Холестерин ЛПНП|ЛПНП|Холестерин-ЛПНП|LDL χοληστερόλη|LDL-χοληστερόλη',
+  trig: 'Триглицериды|Тригліцериди|Τριγλυκερίδια',
+  bilirubin: 'Билирубин общий|Общий билирубин|Білірубін загальний|Χολερυθρίνη|Χολερυθρίνη ολική|Ολική χολερυθρίνη',
+  iron: 'Железо|Железо сывороточное|Залізо|Σίδηρος|Σίδηρος ορού', protein: 'Общий белок|Белок общий|Загальний білок|Ολικά λευκώματα', albumin: 'Альбумин|Альбумін|Λευκωματίνη',
+  alp: 'Щелочная фосфатаза|Лужна фосфатаза|Αλκαλική φωσφατάση', amylase: 'Амилаза|Альфа-амилаза|Αμυλάση',
+  alt: 'АЛТ|АлАТ|Аланинаминотрансфераза|АЛТ (аланинаминотрансфераза)|Аланинаминотрансфераза (АЛТ)|Аланінамінотрансфераза',
+  ast: 'АСТ|АсАТ|Аспартатаминотрансфераза|АСТ (аспартатаминотрансфераза)|Аспартатаминотрансфераза (АСТ)|Аспартатамінотрансфераза',
+  ggt: 'ГГТ|Гамма-ГТ|ГГТП|Гамма-глутамилтрансфераза|Γ-GT|γ-GT',
+  crp: 'С-реактивный белок|СРБ|С-реактивний білок|C-αντιδρώσα πρωτεΐνη|CRP (C-αντιδρώσα πρωτεΐνη)',
+  tsh: 'ТТГ|Тиреотропный гормон|ТТГ (тиреотропный гормон)|Тиреотропный гормон (ТТГ)|Тиреотропний гормон|Θυρεοειδοτρόπος ορμόνη',
+  ft4: 'Т4 свободный|Свободный Т4|Тироксин свободный|Т4 вільний|Ελεύθερη T4|Ελεύθερη θυροξίνη',
+  ferritin: 'Ферритин|Феритин|Φερριτίνη|Φεριττίνη',
+  esr: 'СОЭ|СОЭ (по Вестергрену)|Скорость оседания эритроцитов|ШОЕ|ΤΚΕ|Ταχύτητα καθίζησης ερυθρών',
+  hba1c: 'Гликированный гемоглобин|Гликозилированный гемоглобин|Глікований гемоглобін|Γλυκοζυλιωμένη αιμοσφαιρίνη',
+  wbc: 'Лейкоциты|Лейкоцити|Λευκά αιμοσφαίρια|Λευκοκύτταρα', rbc: 'Эритроциты|Еритроцити|Ερυθρά αιμοσφαίρια|Ερυθροκύτταρα',
+  hgb: 'Гемоглобин|Гемоглобін|Αιμοσφαιρίνη', hct: 'Гематокрит|Αιματοκρίτης', plt: 'Тромбоциты|Тромбоцити|Αιμοπετάλια',
+  neut: 'Нейтрофилы|Нейтрофіли|Ουδετερόφιλα', lymph: 'Лимфоциты|Лімфоцити|Λεμφοκύτταρα', mono: 'Моноциты|Моноцити|Μονοκύτταρα',
+  eos: 'Эозинофилы|Еозинофіли|Ηωσινόφιλα', baso: 'Базофилы|Базофіли|Βασεόφιλα',
+};
+const CG = CYRILLIC_GREEK;
+const CYRILLIC_GREEK_BY_CODE: Record<string, string> = {
+  '2345-7': CG.glucose!, '14749-6': CG.glucose!, '2160-0': CG.creatinine!, '14682-9': CG.creatinine!,
+  '3091-6': CG.urea!, '22664-7': CG.urea!, '3084-1': CG.urate!, '14933-6': CG.urate!,
+  '2951-2': CG.sodium!, '2823-3': CG.potassium!, '2075-0': CG.chloride!, '17861-6': CG.calcium!, '2000-8': CG.calcium!,
+  '19123-9': CG.magnesium!, '2601-3': CG.magnesium!, '2777-1': CG.phosphate!, '14879-1': CG.phosphate!,
+  '2093-3': CG.cholesterol!, '14647-2': CG.cholesterol!, '2085-9': CG.hdl!, '14646-4': CG.hdl!, '13457-7': CG.ldl!, '39469-2': CG.ldl!,
+  '2571-8': CG.trig!, '14927-8': CG.trig!, '1975-2': CG.bilirubin!, '14631-6': CG.bilirubin!,
+  '2498-4': CG.iron!, '14798-3': CG.iron!, '2885-2': CG.protein!, '1751-7': CG.albumin!, '6768-6': CG.alp!, '1798-8': CG.amylase!,
+  '1742-6': CG.alt!, '1920-8': CG.ast!, '2324-2': CG.ggt!, '1988-5': CG.crp!, '3016-3': CG.tsh!, '3024-7': CG.ft4!, '14920-3': CG.ft4!,
+  '2276-4': CG.ferritin!, '4537-7': CG.esr!, '30341-2': CG.esr!, '4548-4': CG.hba1c!,
+  '6690-2': CG.wbc!, '26464-8': CG.wbc!, '789-8': CG.rbc!, '26453-1': CG.rbc!, '718-7': CG.hgb!, '59260-0': CG.hgb!,
+  '4544-3': CG.hct!, '20570-8': CG.hct!, '777-3': CG.plt!, '26515-7': CG.plt!,
+  '751-8': CG.neut!, '770-8': CG.neut!, '731-0': CG.lymph!, '736-9': CG.lymph!, '742-7': CG.mono!, '5905-5': CG.mono!,
+  '711-2': CG.eos!, '713-8': CG.eos!, '704-7': CG.baso!, '706-2': CG.baso!,
+};
+
+const LATIN_ALIASES: Record<string, string> = {
   '2345-7': GLU, '14749-6': GLU,
   '1558-6': GLU_FAST, '14771-0': GLU_FAST,
   '2160-0': CREA, '14682-9': CREA,
@@ -133,3 +182,10 @@ export const OTHER_ALIASES: Record<string, string> = {
   '1925-7': 'Base(Ecf)|Base Ecf|BE(ecf)|Base excess ecf|SBE|Standard base excess',
   '11555-0': 'Base(B)|BE(B)|Base excess blood|ABE',
 };
+
+export const OTHER_ALIASES: Record<string, string> = Object.fromEntries(
+  [...new Set([...Object.keys(LATIN_ALIASES), ...Object.keys(CYRILLIC_GREEK_BY_CODE)])].map((code) => [
+    code,
+    [LATIN_ALIASES[code], CYRILLIC_GREEK_BY_CODE[code]].filter((a) => a !== undefined).join('|'),
+  ]),
+);
