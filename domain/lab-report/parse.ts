@@ -61,7 +61,7 @@ function usesDecimalComma(text: string, language: string): boolean {
 
 /**
  * Lines printed at the same place on several pages (letterhead, patient banner, "Page 1 of 3" footers):
- * compared with digits masked, among the first and last few lines of each page.
+ * compared with digits masked, among the first and last few lines of each page, and never printed between them.
  */
 function pageFurniture(lines: PageLine[], pageCount: number): Set<PageLine> {
   const furniture = new Set<PageLine>();
@@ -76,7 +76,10 @@ function pageFurniture(lines: PageLine[], pageCount: number): Set<PageLine> {
     const k = key(l);
     pagesByKey.set(k, (pagesByKey.get(k) ?? new Set()).add(l.page));
   }
-  for (const l of lines) if (edge(l) && furnitureLike(l) && (pagesByKey.get(key(l))?.size ?? 0) >= 2) furniture.add(l);
+  // A line also printed in a page's body is content that happens to fall near an edge ("Valores de referência:"
+  // under each exam of a laudo, the last exam's at the foot of two pages), not furniture: that stays at the edges.
+  const inBody = new Set(lines.filter((x) => !edge(x)).map(key));
+  for (const l of lines) if (edge(l) && furnitureLike(l) && (pagesByKey.get(key(l))?.size ?? 0) >= 2 && !inBody.has(key(l))) furniture.add(l);
   return furniture;
 }
 

@@ -265,6 +265,24 @@ describe('parseLabReport: multi-page reports and page furniture', () => {
     expect(results[0]!.source_panel_name).toBeUndefined();
   });
 
+  it('keeps a line printed in a page body even where it also falls at the foot of two pages', () => {
+    // One block per exam (a Brazilian laudo): "Valores de referência:" under every result, the last exam of each
+    // page at its foot. Repeated at the edge of both pages, but also between them: content, not furniture.
+    const exam = (name: string, result: string, range: string) => [name, 'Material: Soro', `Resultado: ${result}`, 'Valores de referência:', range];
+    const { results } = parse(
+      page(1, ['LABORATÓRIO SÃO LUCAS', 'Paciente: JOÃO SOUZA', ...exam('GLICOSE', '84 mg/dL', '70 a 99 mg/dL'), ...exam('UREIA', '27 mg/dL', '15 a 45 mg/dL'), ...exam('TGO (AST)', '33 U/L', 'Desejável: inferior a 40 U/L'), 'Página 1 de 2']),
+      page(2, ['LABORATÓRIO SÃO LUCAS', 'Paciente: JOÃO SOUZA', ...exam('TSH', '3,29 µUI/mL', '0,27 a 4,20 µUI/mL'), ...exam('FERRITINA', '166 ng/mL', '30 a 400 ng/mL'), ...exam('VITAMINA B12', '399 pg/mL', '197 a 771 pg/mL'), 'Página 2 de 2']),
+    );
+    expect(results.map((r) => [r.test_name, r.reference_range_text])).toEqual([
+      ['GLICOSE', '70 a 99'],
+      ['UREIA', '15 a 45'],
+      ['TGO (AST)', 'inferior a 40'],
+      ['TSH', '0,27 a 4,20'],
+      ['FERRITINA', '30 a 400'],
+      ['VITAMINA B12', '197 a 771'],
+    ]);
+  });
+
   it('ignores dates, times and comments in result positions', () => {
     const { results } = parse(page(1, ['Glucose   95   mg/dL   70-99', 'Collected 03/14/2024 08:30', 'Comment: Fasting specimen. Results verified on 03/15/2024.', 'Reference ranges may vary by method.']));
     expect(results.map((r) => r.test_name)).toEqual(['Glucose']);
