@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { separatorRecovered } from '../../domain/lab-report/ocr-recover.js';
+import { parseLabReport } from '../../domain/lab-report/parse.js';
+import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
+
+/**
+ * General rules for classes of OCR error left after the OCR passes 2 and 3 (issue 14, OCR pass 4):
+ * synthetic lines, no corpus document. The "left as read" tests guard against over-reach: where a
+ * reading is in doubt, nothing is read.
+ */
+
+const cells = (y: number, ...parts: [number, string][]): TextLine => ({ text: parts.map(([, t]) => t).join(' '), y, cells: parts.map(([x, t]) => ({ x, text: t })) });
+const page = (lines: TextLine[], source: 'ocr' | 'text_layer'): ExtractedPage => ({ page: 1, lines, source, ...(source === 'ocr' ? { ocrConfidence: 60 } : {}) });
+const parse = (lines: TextLine[], source: 'ocr' | 'text_layer' = 'ocr') => parseLabReport([page(lines, source)], { currentYear: 2025 });
+const byName = (results: ParsedResult[], name: string): ParsedResult | undefined => results.find((x) => x.test_name === name);
+const row = (y: number, ...texts: string[]) => cells(y, ...texts.map((t, i) => [40 + i * 90, t] as [number, string]));
+const header = row(10, 'Test', 'Result', 'Flag', 'Units', 'Reference Range');
+
+const result = (value: string, range: string, min: number | undefined, max: number | undefined, extra: Partial<ParsedResult> = {}): ParsedResult => ({
+  test_name: 'X',
+  value,
+  type: 'numeric',
+  reference_range_text: range,
+  min_reference_range: min,
+  max_reference_range: max,
+  page: 1,
+  ...extra,
+});
+
+describe('a lost decimal separator put back where exactly one place agrees with the row (ocr-recover.ts)', () => {
+  it('a whole number five times past a range printed with decimals: the one place that lands inside the range', () => {
+    const r = separatorRecovered(result('76', '3.8-10.8', 3.8, 10.8, { units: 'Thousand/uL' }), false);
+    expect(r).toMatchObject({ value: '7.6', interpretation: 'normal', is_above_max_range: false, is_below_min_range: false });
+    // Two decimals in the range allow two places; only one lands inside it.
+    expect(separatorRecovered(result('242', '0.40-4.50', 0.4, 4.5), false)?.value).toBe('2.42');
+  });
+
+  it('a low flag on a value above its range: the place that puts it below the range, on the flag\'s side', () => {
+    const r = separatorRecovered(result('210', '30 - 100', 30, 100, { flag: 'L' }), true);
+    expect(r).toMatchObject({ value: '21.0', is_below_min_range: true, is_above_max_range: false });
+    // A high flag: the reading must lie above the range (9.0 beside 2.5-7.1, not 0.90).
+    expect(separatorRecovered(result('90', '2.5-7.1', 2.5, 7.1, { flag: 'H' }), true)?.value).toBe('9.0');
+  });
+
+  it('a value and a range both impossible for the analyte (physiology.ts): both read with one separator', () => {
+    const potassium = { units: 'mmol/L', loinc_matches: [{ loinc_code: '2823-3', loinc_name: 'Potassium', confidence_score: 1 }] };
+    const r = separatorRecovered(result('43', '35-51', 35, 51, potassium), false);
+    expect(r).toMatchObject({ value: '4.3', min_reference_range: 3.5, max_reference_range: 5.1, reference_range_text: '35-51' });
+    const parsed = parse([header, row(30, 'Kalium', '43', '', 'mmol/l', '35 - 51'), row(50, 'Natrium', '142', '', 'mmol/l', '136 - 145')]);
+    expect(byName(parsed.results, 'Kalium')?.value).toBe('4.3');
+  });
+
+  it('left as read: a whole number its row does not contradict, a range printed whole, a text layer', () => {
+    expect(separatorRecovered(result('12', '3.5-5.1', 3.5, 5.1), false)).toBeUndefined(); // not five times past the range
+    expect(separatorRecovered(result('1528', '30 - 130', 30, 130), false)).toBeUndefined(); // no decimals, no flag, no physiology
+    expect(separatorRecovered(result('4.5', '3.5-5.1', 3.5, 5.1), false)).toBeUndefined(); // has its separator
+    const lines = [header, row(30, 'Albumin', '46', '', 'g/dL', '3.6-5.1')];
+    expect(byName(parse(lines, 'text_layer').results, 'Albumin')?.value).toBe('46');
+    expect(byName(parse(lines).results, 'Albumin')?.value).toBe('4.6');
+  });
+
+  it('left as read (and dropped by plausibility.ts): two places agree with the row', () => {
+    // 45.0 and 4.50 both lie inside 0.10-60.00.
+    expect(separatorRecovered(result('450', '0.10-60.00', 0.1, 60, {}), false)).toBeUndefined();
+    expect(parse([header, row(30, 'Ferritin', '450', '', 'ug/L', '0.10-60.00')]).results).toEqual([]);
+  });
+});
