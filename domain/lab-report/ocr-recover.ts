@@ -4,6 +4,7 @@
  * are recovered; everything else stays as plausibility.ts judges it.
  */
 import { parseFlag } from './flags.js';
+import { signFlag } from './ocr-tokens.js';
 import { impossibleValue } from './physiology.js';
 import { arrowReadAsDigit, lostSeparator } from './plausibility.js';
 import { type ParsedResult } from './types.js';
@@ -63,7 +64,7 @@ export function separatorRecovered(result: ParsedResult, reportHasFlags: boolean
   const rangeText = result.reference_range_text ?? '';
   if (max === undefined && min === undefined) return undefined;
   const value = Number(result.value);
-  const flag = result.flag ? parseFlag(result.flag) : undefined;
+  const flag = result.flag ? (parseFlag(result.flag) ?? signFlag(result.flag)) : undefined;
   const direction = flag === undefined ? undefined : (flag.direction ?? (flag.severity === 'normal' ? undefined : 'none'));
   if (flag?.severity === 'normal') return undefined;
   const code = result.loinc_matches?.[0]?.loinc_code;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { separatorRecovered } from '../../domain/lab-report/ocr-recover.js';
+import { withCaretForPercent, withGluedFlagsSplit } from '../../domain/lab-report/ocr-tokens.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
 
@@ -63,5 +64,44 @@ describe('a lost decimal separator put back where exactly one place agrees with 
     // 45.0 and 4.50 both lie inside 0.10-60.00.
     expect(separatorRecovered(result('450', '0.10-60.00', 0.1, 60, {}), false)).toBeUndefined();
     expect(parse([header, row(30, 'Ferritin', '450', '', 'ug/L', '0.10-60.00')]).results).toEqual([]);
+  });
+});
+
+describe('a flag glued to its value ("46.8+", "26.1-", "28(L)") split off (ocr-tokens.ts)', () => {
+  const header4 = row(10, 'Test', 'Result', 'Units', 'Range');
+  it('a plus or minus sign, or H or L in brackets, after a number: the number is the value and the sign its flag', () => {
+    const parsed = parse([header4, row(30, 'HCT', '46.8+', '%', '36.0-46.0'), row(50, 'WBC', '2.8(L)', '10^9/L', '4.0-11.0'), row(70, 'Platelets', '420(H)', '10^9/L', '150-400')]);
+    expect(byName(parsed.results, 'HCT')).toMatchObject({ value: '46.8', flag: '+', interpretation: 'abnormal', is_above_max_range: true });
+    expect(byName(parsed.results, 'WBC')).toMatchObject({ value: '2.8', flag: 'L', is_below_min_range: true });
+    expect(byName(parsed.results, 'Platelets')).toMatchObject({ value: '420', flag: 'H' });
+  });
+
+  it('the sign\'s side then decides where a lost separator goes ("261-" beside 27.0-33.0 is 26.1, below)', () => {
+    const parsed = parse([header4, row(30, 'MCH', '261-', 'pg', '27.0-33.0'), row(50, 'LYMPH%', '482+', '%', '20.0-40.0')]);
+    expect(byName(parsed.results, 'MCH')).toMatchObject({ value: '26.1', flag: '-', is_below_min_range: true });
+    expect(byName(parsed.results, 'LYMPH%')).toMatchObject({ value: '48.2', flag: '+', is_above_max_range: true });
+  });
+
+  it('left as read: a dipstick grade ("2+"), a sign before the number, a text layer', () => {
+    const tok = (text: string) => ({ kind: 'word' as const, text, chunk: 0 });
+    expect(withGluedFlagsSplit([tok('2+')]).tokens).toEqual([tok('2+')]);
+    expect(withGluedFlagsSplit([tok('-26.1')]).tokens).toEqual([tok('-26.1')]);
+    expect(withGluedFlagsSplit([tok('26.1-')]).tokens).toEqual([{ kind: 'num', text: '26.1', chunk: 0 }]);
+    expect(byName(parse([header4, row(30, 'HCT', '46.8+', '%', '36.0-46.0')], 'text_layer').results, 'HCT')).toBeUndefined();
+  });
+});
+
+describe('"10%9/L": a caret read as a percent sign in a count unit (ocr-tokens.ts)', () => {
+  it('the number 10 and "%9/L" are the unit 10^9/L', () => {
+    const parsed = parse([row(10, 'Test', 'Result', 'Units', 'Range'), row(30, 'Platelets', '225', '10%9/L', '145 - 350')]);
+    expect(byName(parsed.results, 'Platelets')).toMatchObject({ value: '225', units: '10^9/L' });
+  });
+
+  it('left as read: an exponent counts are not given in, or no volume after it', () => {
+    const t = (kind: 'num' | 'word', text: string) => ({ kind, text, chunk: 0 });
+    expect(withCaretForPercent([t('num', '10'), t('word', '%9/L')])).toEqual([{ kind: 'unit', text: '10^9/L', chunk: 0 }]);
+    expect(withCaretForPercent([t('num', '10'), t('word', '%5/L')])).toEqual([t('num', '10'), t('word', '%5/L')]);
+    expect(withCaretForPercent([t('num', '10'), t('word', '%9/kg')])).toEqual([t('num', '10'), t('word', '%9/kg')]);
+    expect(withCaretForPercent([t('num', '12'), t('word', '%9/L')])).toEqual([t('num', '12'), t('word', '%9/L')]);
   });
 });
