@@ -5,7 +5,7 @@
  */
 import { parseFlag } from './flags.js';
 import { signFlag } from './ocr-tokens.js';
-import { impossibleValue } from './physiology.js';
+import { impossibleReferenceBound, impossibleValue } from './physiology.js';
 import { arrowReadAsDigit, lostSeparator } from './plausibility.js';
 import { type ParsedResult } from './types.js';
 
@@ -53,7 +53,8 @@ function agreesWithRow(value: number, min: number | undefined, max: number | und
  * The whole reading must be contradicted first: by plausibility.ts's lostSeparator (five times its
  * range, a range printed with decimals), by its own flag (a low flag on a value above the range), or,
  * where the range lost its separators too, by physiology.ts (both the value and a bound of its range
- * impossible for the analyte in its unit: the range is then read with the same separator). A separator
+ * impossible for the analyte in its unit, or an upper bound past any reference interval of the analyte,
+ * "39-105" for leukocytes: the range is then read with the same separator). A separator
  * is put back at most as many places from the end as the range prints decimals (one where the range
  * prints none), and the reading must lie where the row says: inside the range without a flag, on the
  * flag's side with one. No reading, or two, and the result is left as read (plausibility.ts then drops it).
@@ -71,12 +72,18 @@ export function separatorRecovered(result: ParsedResult, reportHasFlags: boolean
   const decimals = rangeDecimals(rangeText);
   const contradicted = (direction === 'low' && max !== undefined && value > max) || (decimals > 0 && lostSeparator(result, reportHasFlags));
   // The range lost its separators too: read it with the value's (one place: a range printed whole says nothing of more).
-  const bothLost = !contradicted && decimals === 0 && impossibleValue(code, value, result.units) && [min, max].some((b) => b !== undefined && b > 0 && impossibleValue(code, b, result.units));
+  const rangeImpossible = (max !== undefined && impossibleReferenceBound(code, max, result.units)) || (impossibleValue(code, value, result.units) && [min, max].some((b) => b !== undefined && b > 0 && impossibleValue(code, b, result.units)));
+  const bothLost = !contradicted && decimals === 0 && rangeImpossible;
   if (!contradicted && !bothLost) return undefined;
   const scale = bothLost ? 10 : 1;
   const lo = min === undefined ? undefined : min / scale;
   const hi = max === undefined ? undefined : max / scale;
-  const readings = separatorReadings(result.value, Math.max(1, decimals)).filter((r) => agreesWithRow(r.value, lo, hi, direction) && !impossibleValue(code, r.value, result.units));
+  // A range known to have lost its separators, and the value over three times past it read so: the value is in the
+  // range's column and units, so it lost its separator as well; near the range (a third of its low bound to three
+  // times its high) is agreement enough without a flag.
+  const near = bothLost && direction === undefined && hi !== undefined && value > 3 * hi;
+  const agrees = (v: number): boolean => (near ? v <= 3 * hi! && (lo === undefined || v >= lo / 3) : agreesWithRow(v, lo, hi, direction));
+  const readings = separatorReadings(result.value, Math.max(1, decimals)).filter((r) => agrees(r.value) && !impossibleValue(code, r.value, result.units));
   if (readings.length !== 1) return undefined;
   const v = readings[0]!.value;
   const above = hi === undefined ? undefined : v > hi;

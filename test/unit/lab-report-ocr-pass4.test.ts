@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { separatorRecovered } from '../../domain/lab-report/ocr-recover.js';
 import { withCaretForPercent, withGluedFlagsSplit } from '../../domain/lab-report/ocr-tokens.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
+import { impossibleReferenceBound } from '../../domain/lab-report/physiology.js';
+import { impossibleWithoutUnit } from '../../domain/lab-report/plausibility.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
 
 /**
@@ -103,5 +105,44 @@ describe('"10%9/L": a caret read as a percent sign in a count unit (ocr-tokens.t
     expect(withCaretForPercent([t('num', '10'), t('word', '%5/L')])).toEqual([t('num', '10'), t('word', '%5/L')]);
     expect(withCaretForPercent([t('num', '10'), t('word', '%9/kg')])).toEqual([t('num', '10'), t('word', '%9/kg')]);
     expect(withCaretForPercent([t('num', '12'), t('word', '%9/L')])).toEqual([t('num', '12'), t('word', '%9/L')]);
+  });
+});
+
+const code = (loinc_code: string) => ({ loinc_matches: [{ loinc_code, loinc_name: '', confidence_score: 1 }] });
+
+describe('a reference interval out of place for its analyte lost its separators, and so did the value beside it (physiology.ts, ocr-recover.ts)', () => {
+  it('an upper bound no reference interval of the analyte has in its unit (or, with no unit read, in any unit)', () => {
+    expect(impossibleReferenceBound('6690-2', 105, 'ini')).toBe(true); // leukocytes "39-105": not per nL, not per µL
+    expect(impossibleReferenceBound('6690-2', 10.5, '/nl')).toBe(false);
+    expect(impossibleReferenceBound('6690-2', 11000, undefined)).toBe(false); // per µL or mm³
+    expect(impossibleReferenceBound('22664-7', 78, 'mmol/L')).toBe(true); // urea "25-78"
+    expect(impossibleReferenceBound('22664-7', 43, 'mg/dL')).toBe(false);
+    expect(impossibleReferenceBound('3084-1', 70, 'mg/dl')).toBe(true); // uric acid "34-70"
+    expect(impossibleReferenceBound('2951-2', 1450, 'mmol/L')).toBe(false); // sodium: not in the table, never out of place
+  });
+
+  it('the value, whole and over three times past the range read with one separator, is read with one too', () => {
+    expect(separatorRecovered(result('57', '39-105', 39, 105, { units: 'ini', ...code('6690-2') }), false)).toMatchObject({ value: '5.7', min_reference_range: 3.9, max_reference_range: 10.5 });
+    // Below the range read so, with no flag: near it is enough once the range is known to have lost its separators.
+    expect(separatorRecovered(result('31', '34-70', 34, 70, { units: 'mg/dl', ...code('3084-1') }), false)).toMatchObject({ value: '3.1', is_below_min_range: true });
+    const parsed = parse([header, row(30, 'Urea', '41', '', 'mmol/L', '25-78')]);
+    expect(byName(parsed.results, 'Urea')?.value).toBe('4.1');
+  });
+
+  it('left as read: a range in place, or a value not past the range read with one separator', () => {
+    expect(separatorRecovered(result('57', '39-105', 39, 105, { units: 'mg/dL', ...code('22664-7') }), false)).toBeUndefined(); // urea 39-105 mg/dL: a range in place
+    expect(separatorRecovered(result('12', '39-105', 39, 105, { units: '/nl', ...code('6690-2') }), false)).toBeUndefined(); // 12 is not three times 10.5
+  });
+});
+
+describe('a value with no unit, impossible for its analyte in every unit and outside its own range (plausibility.ts)', () => {
+  it('is dropped: "Serum Sodium 4 136 - 145"', () => {
+    expect(impossibleWithoutUnit(result('4', '136 - 145', 136, 145, code('2951-2')))).toBe(true);
+  });
+
+  it('left as read: a range that agrees (the name may be matched to the wrong test), a unit read, a possible value', () => {
+    expect(impossibleWithoutUnit(result('0.052', '<0.060', undefined, 0.06, code('718-7')))).toBe(false);
+    expect(impossibleWithoutUnit(result('4', '136 - 145', 136, 145, { units: 'mmol/L', ...code('2951-2') }))).toBe(false);
+    expect(impossibleWithoutUnit(result('120', '136 - 145', 136, 145, code('2951-2')))).toBe(false);
   });
 });
