@@ -57,3 +57,17 @@ export function withCaretForPercent(tokens: Token[]): Token[] {
   }
   return out;
 }
+
+/**
+ * Whether a result flagged with a sign ("46.8+", "26.1-", as withGluedFlagsSplit reads them) lies over three
+ * times past its range on the sign's side ("39.1+" beside 0.36-0.46): no reading of such a row, the value
+ * is garbled. A value on the other side is left as read: OCR reads specks beside a row as a lone "+" too.
+ * Whole values are judged after a lost separator is put back (ocr-recover.ts): this is asked of the final
+ * reading.
+ */
+export function signContradicted(value: number, flag: string | undefined, min: number | undefined, max: number | undefined): boolean {
+  const sign = flag === undefined ? undefined : signFlag(flag.trim());
+  if (!sign || !Number.isFinite(value)) return false;
+  if (sign.direction === 'high') return max !== undefined && max > 0 && value > 3 * max;
+  return min !== undefined && value < min / 3;
+}

@@ -4,6 +4,7 @@
  * result is dropped (a missing value is better than a wrong one) when its value, as printed, carries
  * the marks of a lost separator and contradicts what the rest of its row says.
  */
+import { signContradicted } from './ocr-tokens.js';
 import { impossibleInEveryUnit, impossibleValue } from './physiology.js';
 import { parseRange } from './ranges.js';
 import { type ParsedResult } from './types.js';
@@ -123,7 +124,8 @@ export function impossibleWithoutUnit(result: ParsedResult): boolean {
 /**
  * Results of OCR pages without the values that carry the marks of a misreading: a lost separator
  * (see lostSeparator), or a value no human sample reaches for its analyte and unit (physiology.ts: a
- * separator lost in the value and its range alike; with no unit read, see impossibleWithoutUnit), or a flag letter or an up arrow read as a digit
+ * separator lost in the value and its range alike; with no unit read, see impossibleWithoutUnit), or a
+ * "+" or "-" flag the value contradicts (ocr-tokens.ts, signContradicted), or a flag letter or an up arrow read as a digit
  * (flagReadAsDigit, arrowReadAsDigit), or a range line whose label OCR misread (rangeReadAsResult).
  * A leading zero is such a mark on any page.
  */
@@ -134,6 +136,7 @@ export function withoutMisreadings(results: ParsedResult[], ocrPages: Set<number
     if (!ocrPages.has(r.page ?? 0)) return true;
     if (r.type === 'numeric' && impossibleValue(r.loinc_matches?.[0]?.loinc_code, Number(r.value), r.units)) return false;
     if (r.type === 'numeric' && impossibleWithoutUnit(r)) return false;
+    if (r.type === 'numeric' && signContradicted(Number(r.value), r.flag, r.min_reference_range, r.max_reference_range)) return false;
     return !lostSeparator(r, reportHasFlags) && !flagReadAsDigit(r, reportHasFlags) && !arrowReadAsDigit(r) && !rangeReadAsResult(r);
   });
 }

@@ -91,6 +91,13 @@ describe('a flag glued to its value ("46.8+", "26.1-", "28(L)") split off (ocr-t
     expect(withGluedFlagsSplit([tok('26.1-')]).tokens).toEqual([{ kind: 'num', text: '26.1', chunk: 0 }]);
     expect(byName(parse([header4, row(30, 'HCT', '46.8+', '%', '36.0-46.0')], 'text_layer').results, 'HCT')).toBeUndefined();
   });
+
+  it('dropped: a value over three times past its range on the sign\'s side (garbled: "39.1+" beside 0.36-0.46)', () => {
+    const parsed = parse([header4, row(30, 'Hct', '39.1+', 'L/L', '0.36-0.46'), row(50, 'MCV', '70.2+', 'fL', '80.0-100.0')]);
+    expect(byName(parsed.results, 'Hct')).toBeUndefined();
+    // On the other side it is left as read (a speck beside a row is read as a lone "+" too).
+    expect(byName(parsed.results, 'MCV')).toMatchObject({ value: '70.2', flag: '+' });
+  });
 });
 
 describe('"10%9/L": a caret read as a percent sign in a count unit (ocr-tokens.ts)', () => {
