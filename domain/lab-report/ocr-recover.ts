@@ -48,6 +48,31 @@ function agreesWithRow(value: number, min: number | undefined, max: number | und
 }
 
 /**
+ * "048 H" beside "0,36 - 0,46": a leading zero is never printed before a whole number, so the separator
+ * lost belongs right after it — the one place. The reading is kept when the range prints as many decimals
+ * and it lies where the row says (inside the range without a flag, on the flag's side with one); otherwise
+ * plausibility.ts drops the value as before.
+ */
+function leadingZeroRecovered(result: ParsedResult): ParsedResult | undefined {
+  const { min_reference_range: lo, max_reference_range: hi } = result;
+  const text = `0.${result.value.slice(1)}`;
+  const flag = result.flag ? (parseFlag(result.flag) ?? signFlag(result.flag)) : undefined;
+  if (flag?.severity === 'normal' || (lo === undefined && hi === undefined)) return undefined;
+  const direction = flag === undefined ? undefined : (flag.direction ?? 'none');
+  if (rangeDecimals(result.reference_range_text ?? '') !== result.value.length - 1 || !agreesWithRow(Number(text), lo, hi, direction)) return undefined;
+  const v = Number(text);
+  const above = hi === undefined ? undefined : v > hi;
+  const below = lo === undefined ? undefined : v < lo;
+  return {
+    ...result,
+    value: text,
+    interpretation: flag ? flag.severity : above || below ? 'abnormal' : 'normal',
+    ...(above === undefined ? {} : { is_above_max_range: above }),
+    ...(below === undefined ? {} : { is_below_min_range: below }),
+  };
+}
+
+/**
  * "76" beside "3.8-10.8", "210 L" beside "30 - 100", "43" for potassium beside "35-51": a whole number
  * OCR read without its decimal separator, put back when exactly one place for it makes the row agree.
  * The whole reading must be contradicted first: by plausibility.ts's lostSeparator (five times its
@@ -60,6 +85,7 @@ function agreesWithRow(value: number, min: number | undefined, max: number | und
  * flag's side with one. No reading, or two, and the result is left as read (plausibility.ts then drops it).
  */
 export function separatorRecovered(result: ParsedResult, reportHasFlags: boolean): ParsedResult | undefined {
+  if (result.type === 'numeric' && /^0\d{1,3}$/.test(result.value)) return leadingZeroRecovered(result);
   if (result.type !== 'numeric' || !/^[1-9]\d{1,3}$/.test(result.value)) return undefined;
   const { min_reference_range: min, max_reference_range: max } = result;
   const rangeText = result.reference_range_text ?? '';

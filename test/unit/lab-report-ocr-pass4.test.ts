@@ -153,3 +153,16 @@ describe('a value with no unit, impossible for its analyte in every unit and out
     expect(impossibleWithoutUnit(result('120', '136 - 145', 136, 145, code('2951-2')))).toBe(false);
   });
 });
+
+describe('a whole number with a leading zero ("048 H"): the separator goes right after the zero (ocr-recover.ts)', () => {
+  it('read 0.48 beside a range printed with two decimals, on the side its flag says', () => {
+    expect(separatorRecovered(result('048', '0,36 - 0,46', 0.36, 0.46, { flag: 'H' }), true)).toMatchObject({ value: '0.48', is_above_max_range: true });
+    expect(separatorRecovered(result('041', '0.36-0.46', 0.36, 0.46), false)).toMatchObject({ value: '0.41', interpretation: 'normal' });
+  });
+
+  it('left as read (and dropped): other decimals in the range, or a reading the row does not agree with', () => {
+    expect(separatorRecovered(result('048', '0.4-5.0', 0.4, 5), false)).toBeUndefined();
+    expect(separatorRecovered(result('048', '0.36-0.46', 0.36, 0.46), false)).toBeUndefined(); // above the range without a flag
+    expect(separatorRecovered(result('048', '', undefined, undefined), false)).toBeUndefined();
+  });
+});
