@@ -40,6 +40,12 @@ const LIMITS: Limits[] = [
 
 const BY_CODE = new Map<string, Limits>(LIMITS.flatMap((l) => l.codes.map((c) => [c, l] as const)));
 
+/** Whether `value` is beyond what any human sample of the analyte shows in every unit the table has for it (a sodium of 4 is no sodium in mmol/L nor in mEq/L). */
+export function impossibleInEveryUnit(loincCode: string | undefined, value: number): boolean {
+  const limits = loincCode ? BY_CODE.get(loincCode) : undefined;
+  return limits !== undefined && Number.isFinite(value) && Object.values(limits.units).every(([low, high]) => value < low || value > high);
+}
+
 /**
  * Whether `value` in `unit` is beyond what any human sample of the analyte with this LOINC code
  * shows. False when the analyte or a known unit is not in the table: unknown is never impossible. A
@@ -49,9 +55,37 @@ const BY_CODE = new Map<string, Limits>(LIMITS.flatMap((l) => l.codes.map((c) =>
 export function impossibleValue(loincCode: string | undefined, value: number, unit: string | undefined): boolean {
   const limits = loincCode ? BY_CODE.get(loincCode) : undefined;
   if (!limits || !Number.isFinite(value)) return false;
-  if (unit !== undefined && unit.trim() !== '' && !isUnitToken(unit)) {
-    return Object.values(limits.units).every(([low, high]) => value < low || value > high);
-  }
+  if (unit !== undefined && unit.trim() !== '' && !isUnitToken(unit)) return impossibleInEveryUnit(loincCode, value);
   const range = limits.units[canonicalUnit(unit ?? '').toLowerCase()];
   return range !== undefined && (value < range[0] || value > range[1]);
+}
+
+/**
+ * Where the upper bound of a reference interval of the analyte lies in each unit, with a wide margin on
+ * both sides of what labs print: a printed interval whose upper bound lies outside it ("39-105" for
+ * leukocytes, "25-78" for urea in mmol/L, "34-70" for uric acid in mg/dL) lost its decimal separators to
+ * OCR. Unlike LIMITS, this is about the interval, not the value: a leukocyte count of 57 /nL is possible,
+ * an interval up to 105 /nL is not. Every unit the analyte is reported in is listed: with no unit read (or
+ * a garbled one), a bound is out of place only when it is so in all of them.
+ */
+const REFERENCE_HIGH: Limits[] = [
+  { codes: ['6690-2', '26464-8', '804-5'], units: { '10^9/l': [7, 25], '/nl': [7, 25], '10^3/ul': [7, 25], 'k/ul': [7, 25], 'g/l': [7, 25], '/ul': [7000, 25_000], '/mm3': [7000, 25_000] } }, // leukocytes
+  { codes: ['22664-7', '3091-6', '14937-7'], units: { 'mmol/l': [5, 20], 'mg/dl': [15, 120], 'g/l': [0.15, 1.2] } }, // urea
+  { codes: ['3084-1', '14933-6'], units: { 'mg/dl': [5, 12], 'mg/l': [50, 120], 'umol/l': [300, 700], 'mmol/l': [0.3, 0.7] } }, // uric acid
+  { codes: ['2823-3', '6298-4'], units: { 'mmol/l': [4.5, 8], 'meq/l': [4.5, 8] } }, // potassium
+  { codes: ['2345-7', '14749-6', '1558-6', '14771-0', '2339-0'], units: { 'mmol/l': [4.5, 15], 'mg/dl': [80, 250], 'g/l': [0.8, 2.5] } }, // glucose
+];
+const REFERENCE_BY_CODE = new Map<string, Limits>(REFERENCE_HIGH.flatMap((l) => l.codes.map((c) => [c, l] as const)));
+
+/**
+ * Whether `bound`, printed as the upper bound of a reference interval in `unit`, is out of place for any
+ * such interval of the analyte (false for analytes and units the table does not know).
+ */
+export function impossibleReferenceBound(loincCode: string | undefined, bound: number, unit: string | undefined): boolean {
+  const limits = loincCode ? REFERENCE_BY_CODE.get(loincCode) : undefined;
+  if (!limits) return false;
+  const out = ([low, high]: [number, number]) => bound < low || bound > high;
+  if (unit === undefined || unit.trim() === '' || !isUnitToken(unit)) return Object.values(limits.units).every(out);
+  const limit = limits.units[canonicalUnit(unit).toLowerCase()];
+  return limit !== undefined && out(limit);
 }

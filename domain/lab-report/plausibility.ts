@@ -4,7 +4,8 @@
  * result is dropped (a missing value is better than a wrong one) when its value, as printed, carries
  * the marks of a lost separator and contradicts what the rest of its row says.
  */
-import { impossibleValue } from './physiology.js';
+import { signContradicted } from './ocr-tokens.js';
+import { impossibleInEveryUnit, impossibleValue } from './physiology.js';
 import { parseRange } from './ranges.js';
 import { type ParsedResult } from './types.js';
 
@@ -107,9 +108,24 @@ export function rangeReadAsResult(result: ParsedResult): boolean {
 }
 
 /**
+ * "Serum Sodium  4  136 - 145" (OCR kept one digit of 147, and read no unit): a value with no unit that no
+ * human sample of the analyte reaches in any unit (physiology.ts), and that its own row contradicts too
+ * (outside its printed range). The range guards against a name matched to the wrong test: a value its
+ * range agrees with is left as read.
+ */
+export function impossibleWithoutUnit(result: ParsedResult): boolean {
+  if (result.units !== undefined && result.units.trim() !== '') return false;
+  const value = Number(result.value);
+  const { min_reference_range: min, max_reference_range: max } = result;
+  const outside = (min !== undefined && value < min) || (max !== undefined && value > max);
+  return outside && impossibleInEveryUnit(result.loinc_matches?.[0]?.loinc_code, value);
+}
+
+/**
  * Results of OCR pages without the values that carry the marks of a misreading: a lost separator
  * (see lostSeparator), or a value no human sample reaches for its analyte and unit (physiology.ts: a
- * separator lost in the value and its range alike), or a flag letter or an up arrow read as a digit
+ * separator lost in the value and its range alike; with no unit read, see impossibleWithoutUnit), or a
+ * "+" or "-" flag the value contradicts (ocr-tokens.ts, signContradicted), or a flag letter or an up arrow read as a digit
  * (flagReadAsDigit, arrowReadAsDigit), or a range line whose label OCR misread (rangeReadAsResult).
  * A leading zero is such a mark on any page.
  */
@@ -119,6 +135,8 @@ export function withoutMisreadings(results: ParsedResult[], ocrPages: Set<number
     if (r.type === 'numeric' && LEADING_ZERO.test(r.value)) return false;
     if (!ocrPages.has(r.page ?? 0)) return true;
     if (r.type === 'numeric' && impossibleValue(r.loinc_matches?.[0]?.loinc_code, Number(r.value), r.units)) return false;
+    if (r.type === 'numeric' && impossibleWithoutUnit(r)) return false;
+    if (r.type === 'numeric' && signContradicted(Number(r.value), r.flag, r.min_reference_range, r.max_reference_range)) return false;
     return !lostSeparator(r, reportHasFlags) && !flagReadAsDigit(r, reportHasFlags) && !arrowReadAsDigit(r) && !rangeReadAsResult(r);
   });
 }

@@ -9,6 +9,7 @@
  */
 import { isAmbiguousFlag, parseFlag, type ParsedFlag } from './flags.js';
 import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole, isTierWord } from './layout.js';
+import { withCaretForPercent, withGluedFlagsSplit } from './ocr-tokens.js';
 import { parseRange, type ParsedRange } from './ranges.js';
 import { squash } from './text.js';
 import { applyRangeLabels, joinSpacedUnits, type Token, tokenize } from './tokens.js';
@@ -158,11 +159,15 @@ const IN_RANGE_STATUS = /^(optimal|desirable|ideal|healthy)$/i;
 /** Assign value, unit, range and flag among the tokens that follow a name. */
 function assignFields(allTokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
   if (!opts.ocr) return fieldsOf(allTokens, opts, rangeBeforeResult);
-  const tokens = allTokens.map((t) => rangeWithSpeck(t, opts.decimalComma));
+  const glued = withGluedFlagsSplit(withCaretForPercent(allTokens));
+  const tokens = glued.tokens.map((t) => rangeWithSpeck(t, opts.decimalComma));
   const clean = withoutTrailingDebris(tokens);
   // Debris is dropped only from a row whose other fields then read cleanly: beside a stray word, it is not known to be debris.
-  const f = fieldsOf(clean, opts, rangeBeforeResult);
-  return clean.length === tokens.length || f.leftoverWords === 0 ? f : fieldsOf(tokens, opts, rangeBeforeResult);
+  let f = fieldsOf(clean, opts, rangeBeforeResult);
+  if (clean.length !== tokens.length && f.leftoverWords > 0) f = fieldsOf(tokens, opts, rangeBeforeResult);
+  // "46.8+", "28(L)": the flag glued to the value (ocr-tokens.ts).
+  const gluedFlag = glued.flags.get(f.valueIndex);
+  return gluedFlag && !f.flag ? { ...f, flag: gluedFlag } : f;
 }
 
 function fieldsOf(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {

@@ -74,10 +74,10 @@ describe('withoutMisreadings', () => {
     ]);
   });
 
-  it('is applied by parseLabReport to OCR pages', () => {
+  it('is applied by parseLabReport to OCR pages (where one separator place agrees with the row, ocr-recover.ts puts it back first)', () => {
     const lines = ['Test   Result   Unit   Reference', 'Kalium   43   mmol/l   3,5 - 5,1', 'Natrium   142   mmol/l   136 - 145'];
     const asPage = (source: ExtractedPage['source']): ExtractedPage => ({ page: 1, source, lines: lines.map((text, i) => ({ text, y: i * 14 })) });
-    expect(parseLabReport([asPage('ocr')]).results.map((r) => r.test_name)).toEqual(['Natrium']);
+    expect(parseLabReport([asPage('ocr')]).results.map((r) => [r.test_name, r.value])).toEqual([['Kalium', '4.3'], ['Natrium', '142']]);
     expect(parseLabReport([asPage('text_layer')]).results.map((r) => r.test_name)).toEqual(['Kalium', 'Natrium']);
   });
 
@@ -162,10 +162,10 @@ describe('impossibleValue: limits no human sample reaches', () => {
     expect(impossibleValue(undefined, 43, 'mmol/L')).toBe(false);
   });
 
-  it('drops an impossible OCR value whose range lost its separator too; a text layer keeps it', () => {
+  it('reads an impossible OCR value whose range lost its separator too with one separator in both (ocr-recover.ts); a text layer keeps it as printed', () => {
     const lines = ['Test   Result   Unit   Reference', 'Kalium   43   mmol/l   35 - 51', 'Natrium   142   mmol/l   136 - 145'];
     const asPage = (source: ExtractedPage['source']): ExtractedPage => ({ page: 1, source, lines: lines.map((text, i) => ({ text, y: i * 14 })) });
-    expect(parseLabReport([asPage('ocr')]).results.map((r) => r.test_name)).toEqual(['Natrium']);
+    expect(parseLabReport([asPage('ocr')]).results.map((r) => [r.test_name, r.value])).toEqual([['Kalium', '4.3'], ['Natrium', '142']]);
     expect(parseLabReport([asPage('text_layer')]).results.map((r) => r.test_name)).toEqual(['Kalium', 'Natrium']);
   });
 });
