@@ -3,7 +3,7 @@
  * plausibility filter (plausibility.ts) would drop them. Only misreadings whose marks leave one reading
  * are recovered; everything else stays as plausibility.ts judges it.
  */
-import { parseFlag } from './flags.js';
+import { parseFlag, type ParsedFlag } from './flags.js';
 import { signFlag } from './ocr-tokens.js';
 import { impossibleReferenceBound, impossibleValue } from './physiology.js';
 import { arrowReadAsDigit, lostSeparator } from './plausibility.js';
@@ -47,6 +47,22 @@ function agreesWithRow(value: number, min: number | undefined, max: number | und
   return direction === 'none' ? !inside && (max === undefined || value <= 3 * max) && (min === undefined || value >= min / 3) : inside;
 }
 
+/** The result read as `text` against the range lo–hi: its interpretation from its flag, else from the range. */
+function withReading(result: ParsedResult, text: string, flag: ParsedFlag | undefined, lo: number | undefined, hi: number | undefined): ParsedResult {
+  const v = Number(text);
+  const above = hi === undefined ? undefined : v > hi;
+  const below = lo === undefined ? undefined : v < lo;
+  return {
+    ...result,
+    value: text,
+    min_reference_range: lo,
+    max_reference_range: hi,
+    interpretation: flag ? flag.severity : above || below ? 'abnormal' : 'normal',
+    ...(above === undefined ? {} : { is_above_max_range: above }),
+    ...(below === undefined ? {} : { is_below_min_range: below }),
+  };
+}
+
 /**
  * "048 H" beside "0,36 - 0,46": a leading zero is never printed before a whole number, so the separator
  * lost belongs right after it — the one place. The reading is kept when the range prints as many decimals
@@ -60,16 +76,7 @@ function leadingZeroRecovered(result: ParsedResult): ParsedResult | undefined {
   if (flag?.severity === 'normal' || (lo === undefined && hi === undefined)) return undefined;
   const direction = flag === undefined ? undefined : (flag.direction ?? 'none');
   if (rangeDecimals(result.reference_range_text ?? '') !== result.value.length - 1 || !agreesWithRow(Number(text), lo, hi, direction)) return undefined;
-  const v = Number(text);
-  const above = hi === undefined ? undefined : v > hi;
-  const below = lo === undefined ? undefined : v < lo;
-  return {
-    ...result,
-    value: text,
-    interpretation: flag ? flag.severity : above || below ? 'abnormal' : 'normal',
-    ...(above === undefined ? {} : { is_above_max_range: above }),
-    ...(below === undefined ? {} : { is_below_min_range: below }),
-  };
+  return withReading(result, text, flag, lo, hi);
 }
 
 /**
@@ -110,20 +117,7 @@ export function separatorRecovered(result: ParsedResult, reportHasFlags: boolean
   const near = bothLost && direction === undefined && hi !== undefined && value > 3 * hi;
   const agrees = (v: number): boolean => (near ? v <= 3 * hi! && (lo === undefined || v >= lo / 3) : agreesWithRow(v, lo, hi, direction));
   const readings = separatorReadings(result.value, Math.max(1, decimals)).filter((r) => agrees(r.value) && !impossibleValue(code, r.value, result.units));
-  if (readings.length !== 1) return undefined;
-  const v = readings[0]!.value;
-  const above = hi === undefined ? undefined : v > hi;
-  const below = lo === undefined ? undefined : v < lo;
-  const interpretation = flag ? flag.severity : above || below ? 'abnormal' : 'normal';
-  return {
-    ...result,
-    value: readings[0]!.text,
-    min_reference_range: lo,
-    max_reference_range: hi,
-    interpretation,
-    ...(above === undefined ? {} : { is_above_max_range: above }),
-    ...(below === undefined ? {} : { is_below_min_range: below }),
-  };
+  return readings.length === 1 ? withReading(result, readings[0]!.text, flag, lo, hi) : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@
  * word ("46.8+", "26.1-", "28(L)"), split into the number and its flag before the row's fields are assigned
  * (rows.ts, assignFields). "7.2H" and "150*" need no help (tokens.ts splits them already).
  */
-import { type ParsedFlag } from './flags.js';
+import { parseFlag, type ParsedFlag } from './flags.js';
 import { type Token } from './tokens.js';
 
 /**
@@ -29,9 +29,8 @@ export function withGluedFlagsSplit(tokens: Token[]): { tokens: Token[]; flags: 
       out.push(t);
       continue;
     }
-    const sign = m[2] ?? m[3]!;
-    const high = sign === '+' || sign === 'H';
-    flags.set(out.length, signFlag(sign) ?? { flag: sign, severity: 'abnormal', direction: high ? 'high' : 'low' });
+    const flag = m[2] ? signFlag(m[2]) : parseFlag(m[3]!);
+    if (flag) flags.set(out.length, flag);
     out.push({ ...t, kind: 'num', text: m[1]! });
   }
   return { tokens: out, flags };

@@ -39,11 +39,13 @@ const LIMITS: Limits[] = [
 ];
 
 const BY_CODE = new Map<string, Limits>(LIMITS.flatMap((l) => l.codes.map((c) => [c, l] as const)));
+/** Whether `value` lies outside the table's span for every unit it lists. */
+const outsideEveryUnit = (limits: Limits, value: number): boolean => Object.values(limits.units).every(([low, high]) => value < low || value > high);
 
 /** Whether `value` is beyond what any human sample of the analyte shows in every unit the table has for it (a sodium of 4 is no sodium in mmol/L nor in mEq/L). */
 export function impossibleInEveryUnit(loincCode: string | undefined, value: number): boolean {
   const limits = loincCode ? BY_CODE.get(loincCode) : undefined;
-  return limits !== undefined && Number.isFinite(value) && Object.values(limits.units).every(([low, high]) => value < low || value > high);
+  return limits !== undefined && Number.isFinite(value) && outsideEveryUnit(limits, value);
 }
 
 /**
@@ -55,7 +57,7 @@ export function impossibleInEveryUnit(loincCode: string | undefined, value: numb
 export function impossibleValue(loincCode: string | undefined, value: number, unit: string | undefined): boolean {
   const limits = loincCode ? BY_CODE.get(loincCode) : undefined;
   if (!limits || !Number.isFinite(value)) return false;
-  if (unit !== undefined && unit.trim() !== '' && !isUnitToken(unit)) return impossibleInEveryUnit(loincCode, value);
+  if (unit !== undefined && unit.trim() !== '' && !isUnitToken(unit)) return outsideEveryUnit(limits, value);
   const range = limits.units[canonicalUnit(unit ?? '').toLowerCase()];
   return range !== undefined && (value < range[0] || value > range[1]);
 }
@@ -84,8 +86,7 @@ const REFERENCE_BY_CODE = new Map<string, Limits>(REFERENCE_HIGH.flatMap((l) => 
 export function impossibleReferenceBound(loincCode: string | undefined, bound: number, unit: string | undefined): boolean {
   const limits = loincCode ? REFERENCE_BY_CODE.get(loincCode) : undefined;
   if (!limits) return false;
-  const out = ([low, high]: [number, number]) => bound < low || bound > high;
-  if (unit === undefined || unit.trim() === '' || !isUnitToken(unit)) return Object.values(limits.units).every(out);
+  if (unit === undefined || unit.trim() === '' || !isUnitToken(unit)) return outsideEveryUnit(limits, bound);
   const limit = limits.units[canonicalUnit(unit).toLowerCase()];
-  return limit !== undefined && out(limit);
+  return limit !== undefined && (bound < limit[0] || bound > limit[1]);
 }

@@ -38,6 +38,9 @@ const RANGE_LABEL = new RegExp(
 // (and the bounds in words a range column prints, as ranges.ts reads them: "Above 1.0", "Below 5", "At least 60")
 const BOUND_WORDS = String.raw`(?:up to|upto|bis|jusqu'?à|max\.?|min\.?|unter|über|less than|greater than|more than|lower than|higher than|at least|at most|above|below|inférieur à|supérieur à)`;
 
+/** The sex labels of a range printed per sex ("M: 13.0-17.0 F: 12.0-15.0"). */
+const SEX_LABEL = String.raw`(?:m|f|w|male|female|men|women|männer|frauen|hommes|femmes)`;
+
 const PATTERNS: [TokenKind, RegExp][] = [
   // "10*3/uL", "10*9/L": UCUM's power of ten, as interfaces and LIS exports send counts; a unit, not "10" and a word.
   ['unit', /10\*\d{1,2}\/(?:[uµμmnp]?l)(?=\s|$)/iy],
@@ -47,7 +50,7 @@ const PATTERNS: [TokenKind, RegExp][] = [
   ['range', /(?:not\s+estab(?:lished|\.)?|none\s+established|not\s+applicable)(?=\s|$)/iy],
   // Ranges before dates: "3.5-10" is a range, "2024-03-15" fails the range's end check and is a date.
   // (after a first "M:", OCR may lose the next label's colon: "M: 13.0-17.0 F 12.0-15.0")
-  ['range', new RegExp(String.raw`(?:m|f|w|male|female|men|women|männer|frauen|hommes|femmes)\s*[:=]\s*${N}\s*[-–—]\s*${N}\s*[,;/]?\s*(?:(?:m|f|w|male|female|men|women|männer|frauen|hommes|femmes)\s*[:=]?\s*${N}\s*[-–—]\s*${N}\s*[,;/]?\s*){0,2}(?=\s|$)`, 'iy')],
+  ['range', new RegExp(String.raw`${SEX_LABEL}\s*[:=]\s*${N}\s*[-–—]\s*${N}\s*[,;/]?\s*(?:${SEX_LABEL}\s*[:=]?\s*${N}\s*[-–—]\s*${N}\s*[,;/]?\s*){0,2}(?=\s|$)`, 'iy')],
   ['range', new RegExp(String.raw`[\[(]?\s*${N}\s*(?:[-–—]|\s(?:to|bis|à|a)\s)\s*${N}\s*[\])]?${END}`, 'iy')],
   ['range', new RegExp(String.raw`[\[(]\s*${N}\s*;\s*${N}\s*[\])]`, 'y')],
   ['range', new RegExp(String.raw`${BOUND_WORDS}\s*${N}${END}`, 'iy')],
