@@ -7,6 +7,7 @@
 import { type DateOrder, parseDate } from './dates.js';
 import { foldSameLength, foldText, squash } from './text.js';
 import { type ReportMetadata } from './types.js';
+import { splitByGivenNames } from './person-names.js';
 
 type Field = 'fullName' | 'lastFirst' | 'firstLast' | 'lastName' | 'firstName' | 'dob' | 'personalNumber' | 'birthNumber' | 'dmyNumber' | 'hetu' | 'collected' | 'reported' | 'specimen' | 'lab' | 'other';
 
@@ -367,6 +368,9 @@ export function splitPersonName(raw: string): { first: string; last: string } {
     const tail = upper.lastIndexOf(false) + 1;
     if (tail < words.length && isUpperWord(words[words.length - 1]!)) return { first: words.slice(0, tail).join(' '), last: words.slice(tail).join(' ') };
   }
+  // No cue on the page: the given-name list decides which end is the family name, when it can (person-names.ts).
+  const byList = splitByGivenNames(words);
+  if (byList) return byList;
   let cut = words.length - 1;
   while (cut > 1 && PARTICLE.test(words[cut - 1]!)) cut--;
   return { first: words.slice(0, cut).join(' '), last: words.slice(cut).join(' ') };
@@ -389,7 +393,12 @@ export function splitOrderedName(raw: string, order: 'lastFirst' | 'firstLast'):
   const words = nameWords(name).filter((w, i, all) => !(i === all.length - 1 && all.length === 3 && PATRONYMIC.test(w)));
   const upper = words.map(isUpperWord);
   if (words.length < 2 || (upper.some((u) => u) && upper.some((u) => !u))) return splitPersonName(words.join(' '));
-  if (words.length > 2) return { first: '', last: '' };
+  if (words.length > 2) {
+    // Three or more words: the given-name list may still place the cut, if it reads them in the label's order.
+    const byList = splitByGivenNames(words);
+    const agrees = byList && (order === 'lastFirst' ? words.join(' ').startsWith(byList.last) : words.join(' ').startsWith(byList.first));
+    return agrees ? byList : { first: '', last: '' };
+  }
   const [a, b] = words as [string, string];
   return order === 'lastFirst' ? { first: b, last: a } : { first: a, last: b };
 }

@@ -70,7 +70,9 @@ describe('extractMetadata: labelled names', () => {
   });
 
   it('gives no name when a combined label\'s value could split anywhere', () => {
-    expect(splitOrderedName('Weber Anna Maria', 'lastFirst')).toEqual({ first: '', last: '' });
+    expect(splitOrderedName('Okafor Chidi Emeka', 'lastFirst')).toEqual({ first: '', last: '' });
+    // Unless the given-name list places the cut (person-names.ts): Anna and Maria are given names, Weber is not.
+    expect(splitOrderedName('Weber Anna Maria', 'lastFirst')).toEqual({ first: 'Anna Maria', last: 'Weber' });
     expect(splitOrderedName('WEBER Anna Maria', 'lastFirst')).toEqual({ first: 'Anna Maria', last: 'WEBER' });
     expect(splitOrderedName('Weber, Anna Maria', 'lastFirst')).toEqual({ first: 'Anna Maria', last: 'Weber' });
   });
