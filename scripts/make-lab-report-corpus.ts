@@ -141,6 +141,18 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['unit-heading', 2, 0, ['png']],
   ['certificate', 2, 1, []],
   ['critical-comments', 2, 0, ['png']],
+  // Issue 14, twelfth pass: six more (a US VA CPRS printout whose every result line starts with its collection
+  // date/time and panel code, a US reference lab printing an order code and the LOINC code beside each test, a
+  // Thai hospital in English with Buddhist-era dates and a "Normal Value" column, a Gulf hospital with a sample
+  // ID heading and a "Verified by" line per panel and "Critical" flags, an Austrian Laborbefund with the previous
+  // value in parentheses after the current one and "+" / "-" flags, a patient portal's key-value blocks),
+  // measured the same way.
+  ['va-cprs', 2, 0, ['png']],
+  ['code-column', 2, 1, []],
+  ['thai-be', 2, 0, ['pdf']],
+  ['gulf-critical', 2, 1, []],
+  ['austrian-prev', 2, 0, ['png']],
+  ['kv-blocks', 2, 1, []],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);
