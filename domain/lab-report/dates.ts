@@ -28,11 +28,16 @@ const MONTH_WORD = String.raw`([a-z]{3,9})\.?`;
 const NUMERIC = /(?<!\d)(\d{1,4})([./-])(\d{1,2})\2(?: (?=\d{4}(?!\d)))?(\d{2,4})(?!\d)/;
 // "27 Dec 2024", "27-Dec-2024", "27/Dec/2024", "1er mars 2024".
 const DAY_MONTH_YEAR = new RegExp(String.raw`(?<!\d)(\d{1,2})(?:er|st|nd|rd|th)?\.?[\s/-]+${MONTH_WORD}[\s,/-]+(\d{4}|\d{2})(?!\d)`);
-const MONTH_DAY_YEAR = new RegExp(String.raw`${MONTH_WORD}\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)`);
+// "Oct 27, 1964", and "OCT 27,1964" as a terminal prints it (no space after the comma).
+const MONTH_DAY_YEAR = new RegExp(String.raw`${MONTH_WORD}\s+(\d{1,2})(?:st|nd|rd|th)?(?:,\s*|\s+)(\d{4})(?!\d)`);
 
 export const DATE_PATTERN = /(?<!\d)(\d{1,4}[./-]\d{1,2}[./-]\d{2,4})(?!\d)|(\d{1,2}\.?\s?[a-zA-Zéèûä]{3,9}\.?\s?\d{4})/;
 
-function iso(y: number, m: number, d: number): string {
+/** Thai documents count years in the Buddhist era (2567 = 2024): 543 years ahead, so never confused with ours. */
+const BUDDHIST_ERA = { from: 2400, to: 2700, offset: 543 };
+
+function iso(year: number, m: number, d: number): string {
+  const y = year >= BUDDHIST_ERA.from && year <= BUDDHIST_ERA.to ? year - BUDDHIST_ERA.offset : year;
   if (m < 1 || m > 12 || d < 1 || y < 1900 || y > 2100) return '';
   const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
   if (d > days) return '';

@@ -209,8 +209,12 @@ const WHOLE_LABELS = LABELS.filter((r) => r.field !== 'other').map((r) => ({ fie
 function valueAfter(text: string, hit: LabelHit, next: LabelHit | undefined): string {
   const raw = text.slice(hit.end, next ? next.start : text.length);
   // "D.O.B.: 18-Apr-2000": the label's closing point and its colon both go.
-  return squash(raw.replace(/^\.?\s*[:;=.#-]?[\s.]*/, '').split(/\s{3,}|\t/)[0] ?? '');
+  const chunks = raw.replace(/^\.?\s*[:;=.#-]?[\s.]*/, '').split(/\s{3,}|\t/);
+  // "DOB:   OCT   27,1964": a month's name alone in its cell is a date's first part, its day and year in the next.
+  if (MONTH_NAME_ALONE.test(chunks[0]?.trim() ?? '') && /^\d{1,2}\b/.test(chunks[1]?.trim() ?? '')) return squash(`${chunks[0]} ${chunks[1]}`);
+  return squash(chunks[0] ?? '');
 }
+const MONTH_NAME_ALONE = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
 
 /** True when the line carries a metadata label ("DOB:", "Patient:", "Geburtsdatum", "Page"…). */
 export function hasMetadataLabel(text: string): boolean {
@@ -308,8 +312,11 @@ const TITLE_WORD = /^(mr|mrs|ms|mx|miss|dr|prof|herr|frau|mme|mlle|monsieur|mada
 const SUFFIX_WORD = /^(jr|sr|ii|iii|iv)\.?$/i;
 /** A Russian or Ukrainian patronymic ("Петрович", "Сергеевна", "Ильинична", "Іванівна"). */
 const PATRONYMIC = /^\p{Lu}\p{Ll}+(?:ович|евич|ьевич|ич|овна|евна|ьевна|ична|инична|івна|ївна)$/u;
-/** Lower-case particles that belong to the family name ("Anna van der Berg", "Marie de la Tour"). */
-const PARTICLE = /^(van|von|der|den|de|del|della|di|da|du|des|le|la|ten|ter|zu|dos|das)$/;
+/**
+ * Particles that belong to the family name ("Anna van der Berg", "Marie de la Tour", "NOURA AL ZAHRANI", "Omar bin
+ * Rashid"), in either case.
+ */
+const PARTICLE = /^(van|von|der|den|de|del|della|di|da|du|des|le|la|ten|ter|zu|dos|das|al|el|bin|bint|ibn|abu)$/i;
 const isInitial = (w: string): boolean => /^\p{L}\.?$/u.test(w);
 const isUpperWord = (w: string): boolean => /\p{Lu}{2,}/u.test(w) && w === w.toUpperCase();
 

@@ -178,7 +178,18 @@ const BOUND_THEN_SPAN = /^[<>≤≥]\s*\d[\d.,]*\s*[-–—]\s*\d[\d.,]*(?:\s+\S
  * "Valores de referencia: 70 - 100", "Optimal range: 40 – 80", "Reference range 3.5-5.1": a line that is
  * only a range label and a range (the label as RANGE_LABEL reads it, optionally followed by "range").
  */
-const LABELLED_RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference|normal range|ref\.? range|protective (?:antibody )?level|cut-?off(?: value)?)( range)?\s*:?$/;
+const LABELLED_RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference|normal range|ref\.? range|protective (?:antibody )?level|cut-?off(?: value)?|reference|normal values?|reference values?)( range)?\s*:?$/;
+/** A bare "Reference:" also heads accession and order numbers: its range never holds a run of five digits. */
+const BARE_REFERENCE_LABEL = /^(reference|normal values?|reference values?)\s*:?$/;
+/**
+ * "Units: mg/dL", "Flag: High" under a result: a key-value block per test, as patient portals and LIS exports print
+ * them ("Test:" / "Result:" / "Units:" / "Reference:" / "Flag:"). The key, then what it gives the result above.
+ */
+const FIELD_LINE = /^([\p{L}][\p{L} ]{1,24}?)\s*:\s*(\S.*)$/u;
+const UNIT_KEY = /^(units?|unit of measure|uom|einheit|unite|unites|unidad|unidades|unita|eenheid|enhet)$/;
+const FLAG_KEY = /^(flags?|abnormal flag|result flag|interpretation|flag status)$/;
+/** How many other lines without a digit may stand inside such a block (a status, a comment) before it is over. */
+const FIELD_GAP = 2;
 /**
  * "Test: HbA1c (glycated haemoglobin)" then, a line or two under it, "Result: 5.4 %": a certificate's or a
  * single-test report's labelled name, which names the "Result" row under it as an exam heading does.
@@ -237,6 +248,8 @@ class ReportReader {
   private awaitingRange: { row: RowCandidate; result: ParsedResult; gap: number } | undefined;
   /** The line before was a range label alone ("Valores de referência:"), its range to come on this line. */
   private rangeLabelAbove = false;
+  /** The result of a key-value block, while its "Units:" and "Flag:" lines may follow (labelledField). */
+  private fieldsOf: { row: RowCandidate; result: ParsedResult; gap: number } | undefined;
   /** The result the last line gave, while the lines after it may continue its range. */
   private lastRow: { row: RowCandidate; result: ParsedResult } | undefined;
   /** A transposed table being read (transposed.ts), and its page. */
@@ -312,6 +325,7 @@ class ReportReader {
     }
     if (this.continuesRange(pl.line)) return;
     if (this.labelledRange(pl.line, this.ocrPages.has(pl.page))) return;
+    if (this.labelledField(pl.line)) return;
     if (this.inInputBlock(pl.line)) return;
     const opts = { decimalComma: this.decimalComma, layout: this.layout, isKnownName: this.isKnownName, nameConfidence: this.nameConfidence, ocr: this.ocrPages.has(pl.page), doubted: this.doubtedLines };
     // A line holding two results (two tests side by side, or one test in two units: multi.ts) gives both.
@@ -321,6 +335,7 @@ class ReportReader {
       taken.forEach(() => this.sources.push(pl.line));
       this.lastRow = undefined;
       this.awaitingRange = undefined;
+      this.fieldsOf = undefined;
       if (taken.length > 0) return;
     }
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : (parseRow(pl.line, opts) ?? leadingResult(pl.line, (part) => parseRow(part, opts)));
@@ -329,9 +344,11 @@ class ReportReader {
       const result = this.results.at(-1)!;
       this.lastRow = { row, result };
       this.awaitingRange = result.reference_range_text ? undefined : { row, result, gap: 0 };
+      this.fieldsOf = { row, result, gap: 0 };
       return;
     }
     this.lastRow = undefined;
+    if (this.fieldsOf && (/\d/.test(pl.line.text) || ++this.fieldsOf.gap > FIELD_GAP)) this.fieldsOf = undefined;
     if (this.awaitingRange && (/\d/.test(pl.line.text) || ++this.awaitingRange.gap > LABELLED_RANGE_GAP)) this.awaitingRange = undefined;
     this.notAResult(withoutMarks(pl.line));
   }
@@ -366,11 +383,40 @@ class ReportReader {
     const unit = words.length > 1 && isUnitToken(words.at(-1)!) ? words.pop() : undefined;
     const range = parseRange(words.join(' '), this.decimalComma) ?? (ocr ? spanWithoutDash(words, this.decimalComma) : undefined);
     if (!range || (range.min === undefined && range.max === undefined)) return false;
+    if (BARE_REFERENCE_LABEL.test(ownLabel ? foldText(own![1]!).toLowerCase().trim() : label) && /\d{5,}/.test(range.text)) return false;
     const { result, row } = waiting;
     if (unit && !result.units) result.units = unit;
     giveRange(result, row, range);
     this.awaitingRange = undefined;
     this.lastRow = undefined;
+    this.rangeLines.add(line);
+    return true;
+  }
+
+  /**
+   * "Units: mg/dL" and "Flag: High" on lines of their own under a result ("Test: Glucose", "Result: 104"): the
+   * result's unit, when it has none, and its flag, which judges it (with the range it has or gets later). Such a
+   * line is no result. Up to FIELD_GAP other lines without a digit may stand between them and the result.
+   */
+  private labelledField(line: TextLine): boolean {
+    const block = this.fieldsOf;
+    if (!block) return false;
+    const m = FIELD_LINE.exec(squash(lineText(line)));
+    if (!m) return false;
+    const key = foldText(m[1]!).toLowerCase().trim();
+    const value = m[2]!.trim();
+    const { row, result } = block;
+    if (UNIT_KEY.test(key)) {
+      if (!isUnitToken(value)) return false;
+      if (!result.units) result.units = value;
+    } else if (FLAG_KEY.test(key)) {
+      const flag = parseFlag(value);
+      if (!flag) return false;
+      row.flag = flag;
+      result.flag = flag.flag;
+      const range = result.reference_range_text ? parseRange(result.reference_range_text, this.decimalComma) : undefined;
+      Object.assign(result, interpret(row.value, range, flag));
+    } else return false;
     this.rangeLines.add(line);
     return true;
   }

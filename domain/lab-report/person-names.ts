@@ -33,6 +33,9 @@ const GIVEN = new Set(
   sara sarah sebastian sergio silvia simon simone sofia sophie stefan stefano stephane stephanie steven susan susanne sven
   sylvie teresa thomas tobias tomas tomasz ursula valentina valeria vanessa veronica victor victoria vincent virginia
   walter werner william wolfgang xavier yolanda yvonne zoe
+  abdullah amal fatma faisal hamza hassan huda hussein ibrahim ismail khaled khalid layla leila mariam maryam mohamed
+  mohammed muhammad mustafa nasser noor noura omar rashid reem saeed salma sultan tariq yasmin yousef youssef zainab
+  amit anil anjali arjun deepak kavita neha pooja priya rahul raj rajesh ramesh ravi sanjay sunil sunita suresh vijay vikram
   `
     .split(/\s+/)
     .filter(Boolean),

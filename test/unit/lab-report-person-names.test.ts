@@ -57,3 +57,11 @@ describe('person names without any cue on the page', () => {
     expect(splitOrderedName('Ana Lucía García Morales', 'lastFirst')).toEqual({ first: '', last: '' });
   });
 });
+
+describe('family-name particles in either case', () => {
+  it('keeps Arabic and European particles with the family name', () => {
+    expect(splitPersonName('HALA EL MASRI')).toEqual({ first: 'HALA', last: 'EL MASRI' });
+    expect(splitPersonName('Karim bin Laden')).toEqual({ first: 'Karim', last: 'bin Laden' });
+    expect(splitPersonName('PIETER VAN DEN BOSCH')).toEqual({ first: 'PIETER', last: 'VAN DEN BOSCH' });
+  });
+});
