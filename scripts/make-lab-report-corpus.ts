@@ -141,6 +141,18 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['unit-heading', 2, 0, ['png']],
   ['certificate', 2, 1, []],
   ['critical-comments', 2, 0, ['png']],
+  // Issue 14, eleventh pass: six more (a Norwegian hospital laboratory with decimal commas, "mIE/L" and "*"
+  // after results outside the reference area, a patient app's export stacking each result on three lines
+  // with "Normal range: …" under it, a UK trace-element laboratory with an LOQ column and censored results
+  // ("<1.0", "Not detected", ">1476"), a men's-health clinic printing one-sided limits as "≥ 8.6" / "≤15.2",
+  // a Singapore hospital boxing each panel with its specimen and method in the box header, an Irish
+  // results service printing "5.6 mmol/L [3.5–5.3]" in one cell), measured the same way.
+  ['norwegian', 2, 1, []],
+  ['app-stacked', 2, 0, ['png']],
+  ['censored', 2, 0, ['pdf']],
+  ['one-sided', 2, 1, []],
+  ['boxed-panels', 2, 0, ['png']],
+  ['bracket-ranges', 2, 1, []],
   // Issue 14, twelfth pass: six more (a US VA CPRS printout whose every result line starts with its collection
   // date/time and panel code, a US reference lab printing an order code and the LOINC code beside each test, a
   // Thai hospital in English with Buddhist-era dates and a "Normal Value" column, a Gulf hospital with a sample

@@ -18,7 +18,7 @@ import { URINE } from './loinc-table/urine.js';
 export type { LoincEntry, LoincSystem, PanelTag } from './loinc-table/entry.js';
 export { isValidLoincCode, loincCheckDigit } from './loinc-table/entry.js';
 
-export const LOINC_TABLE_VERSION = '2025.6';
+export const LOINC_TABLE_VERSION = '2025.7';
 /** The LOINC release whose codes and long common names the table follows. */
 export const LOINC_RELEASE = '2.78';
 

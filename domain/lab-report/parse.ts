@@ -598,7 +598,35 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   );
 
   const graded = withGradeLegend(withoutMisreadings(withRecoveredReadings(results, ocrPages), ocrPages), lines.map((l) => lineText(l.line)), ocrPages);
-  return { metadata, results: withSexRanges(graded, sex, decimalComma) };
+  return { metadata, results: withoutRestatedLimits(withSexRanges(graded, sex, decimalComma)) };
+}
+
+/** A bare limit as a value: "<5.0", ">= 8.6", "≤ 15.2". */
+const BARE_LIMIT = /^(<=?|>=?|≤|≥)\s*(\d+(?:[.,]\d+)?)$/;
+const nameWords = (name: string) => foldText(name).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/**
+ * A decision limit restated in a note or legend ("Reference limits: testosterone ≥ 8.6 nmol/L per …") reads like
+ * a row whose value is a bare limit. It is no result when another result of the report, named with the same
+ * words and more ("Testosterone, total"), has that very bound as its range (the lower bound for "≥", the upper
+ * for "≤"). A result printed with a range or flag of its own, or named exactly as the other is, letter case and
+ * all (the same test again, as in a cumulative report; a note's running text writes "testosterone"), stays.
+ */
+function withoutRestatedLimits(results: ParsedResult[]): ParsedResult[] {
+  return results.filter((r) => {
+    const m = BARE_LIMIT.exec(r.value.trim());
+    if (!m || r.reference_range_text || r.flag) return true;
+    const bound = Number(m[2]!.replace(',', '.'));
+    const lower = m[1]!.startsWith('>') || m[1] === '≥';
+    const words = nameWords(r.test_name);
+    if (words.length === 0) return true;
+    return !results.some((o) => {
+      if (o === r || o.test_name.trim() === r.test_name.trim()) return false;
+      const own = nameWords(o.test_name);
+      if (!words.every((w) => own.includes(w))) return false;
+      return (lower ? o.min_reference_range : o.max_reference_range) === bound;
+    });
+  });
 }
 
 /**

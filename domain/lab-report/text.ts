@@ -3,12 +3,18 @@
  * words that mean "this line is written in German / French / English".
  */
 
-/** Lower-case, strip accents (é → e, ü → u, ß → ss), unify dashes and quotes. */
+/**
+ * Lower-case, strip accents (é → e, ü → u, ß → ss), unify dashes and quotes. The Nordic letters that are not
+ * an accented letter to Unicode fold as their readers transliterate them: ø → o, æ → ae ("Fødselsdato" →
+ * "fodselsdato").
+ */
 export function foldText(s: string): string {
   return s
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/ß/g, 'ss')
+    .replace(/[øØ]/g, 'o')
+    .replace(/[æÆ]/g, 'ae')
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/[\u2018\u2019\u00b4`]/g, "'")
     .toLowerCase();

@@ -97,6 +97,7 @@ export const ENDOCRINE: LoincEntry[] = [
   row('5724-0', 'Selenium [Mass/volume] in Serum or Plasma', 'Selenium', 'Ser/Plas', 'ng/mL|ug/L', 'Selenium|Se', 'Selen|Se', 'Sélénium|Se', 'vitamin'),
   row('25521-6', 'Selenium [Moles/volume] in Serum or Plasma', 'Selenium', 'Ser/Plas', 'umol/L', 'Selenium|Se', 'Selen|Se', 'Sélénium|Se', 'vitamin'),
   row('5671-3', 'Lead [Mass/volume] in Blood', 'Lead', 'Bld', 'ug/dL|ug/L', 'Lead|Blood lead|Pb|Lead, blood', 'Blei|Pb|Blei im Blut', 'Plomb|Plombémie|Pb', 'vitamin'),
+  row('5685-3', 'Mercury [Mass/volume] in Blood', 'Mercury', 'Bld', 'ug/L|ug/dL', 'Mercury|Blood mercury|Hg|Mercury, blood', 'Quecksilber|Hg|Quecksilber im Blut', 'Mercure|Hg|Mercure sanguin', 'vitamin'),
   row('13965-9', 'Homocysteine [Moles/volume] in Serum or Plasma', 'Homocysteine', 'Ser/Plas', 'umol/L', 'Homocysteine|Hcy|Homocysteine total|Total homocysteine', 'Homocystein|Hcy', 'Homocystéine|Hcy', 'cardiac|vitamin'),
   row('13964-2', 'Methylmalonate [Moles/volume] in Serum or Plasma', 'Methylmalonic acid', 'Ser/Plas', 'nmol/L|umol/L', 'Methylmalonic acid|MMA|Methylmalonate', 'Methylmalonsäure|MMA', 'Acide méthylmalonique|MMA', 'vitamin'),
   row('2064-4', 'Ceruloplasmin [Mass/volume] in Serum or Plasma', 'Ceruloplasmin', 'Ser/Plas', 'mg/dL|g/L', 'Ceruloplasmin|Caeruloplasmin', 'Coeruloplasmin|Caeruloplasmin|Zöruloplasmin', 'Céruloplasmine', 'vitamin|liver'),
