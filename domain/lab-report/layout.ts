@@ -120,7 +120,8 @@ function roleOfPhrase(t: string): ColumnRole | undefined {
  * Reference Values", takes that column's role when its known parts agree.
  */
 export function headerRoleOf(text: string): ColumnRole | undefined {
-  const t = foldText(text).replace(/[:*]+$/, '').replace(/\s+/g, ' ').trim();
+  // "- Result", "= Unit": a speck before a heading (OCR reads one as a dash or a sign) is no part of it.
+  const t = foldText(text).replace(/[:*]+$/, '').replace(/^[-–—=+~_.,:;'"|]+\s+(?=\p{L})/u, '').replace(/\s+/g, ' ').trim();
   const whole = roleOfPhrase(t);
   if (whole) return whole;
   // "Result (kUA/L)": a result heading with the column's unit in brackets.

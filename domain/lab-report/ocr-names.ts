@@ -9,6 +9,16 @@ import { editDistance } from './edit-distance.js';
 import { matchLoinc } from './loinc-match.js';
 import { LOINC_TABLE } from './loinc-table.js';
 import { foldText } from './text.js';
+import { LIKELY_TEST_NAME } from './types.js';
+
+/**
+ * "W711 un", "I} 1", "0 OT": from OCR, a name with no run of three letters that the LOINC table does not know
+ * is specks and a garbled word, not a test (the short names labs print, "K", "Na", "Hb", "pH", "T4", are
+ * known to the table). Such a row's value belongs to a test whose name OCR lost.
+ */
+export function garbledOcrName(name: string, confidence: number): boolean {
+  return confidence < LIKELY_TEST_NAME && !/\p{L}{3}/u.test(name);
+}
 
 /** What OCR read → what may have been printed, for the shapes tesseract confuses in print. */
 const LOOK_ALIKES: [string, string][] = [
