@@ -11,7 +11,7 @@
  */
 import { isNameWord } from './blocks.js';
 import { inferDateOrder } from './dates.js';
-import { chunksOf, type ColumnLayout, columnOf, detectHeader } from './layout.js';
+import { chunksOf, type ColumnLayout, columnOf, detectHeader, isRangeOrUnitHeading } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
 import { leadingResult, splitResults } from './multi.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel, patientSex } from './metadata.js';
@@ -495,7 +495,7 @@ class ReportReader {
     if (fromHeading) row = { ...row, unit: fromHeading };
     const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
     const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative, rangeText: row.range?.text });
-    if (!isResult(row, matches[0]) || (ocr && garbledOcrName(row.name, matches[0]?.confidence_score ?? 0))) return undefined;
+    if (!isResult(row, matches[0]) || (ocr && (garbledOcrName(row.name, matches[0]?.confidence_score ?? 0) || isRangeOrUnitHeading(row.name)))) return undefined;
     return toResult(row, page, panel, matches);
   }
 
