@@ -90,21 +90,22 @@ describe('decimal commas decided without thousands-shaped points (parse.ts)', ()
 });
 
 describe('a name of specks and a garbled word (ocr-names.ts, garbledOcrName)', () => {
-  it('no run of three letters and unknown to the LOINC table: not a test', () => {
+  it('no run of three letters and not even half matched by the LOINC table: not a test', () => {
     expect(garbledOcrName('W711 un', 0.2)).toBe(true);
     expect(garbledOcrName('I} 1', 0)).toBe(true);
   });
 
-  it('short names the table knows, and unknown names with a word, stay', () => {
+  it('short names the table knows or half matches ("y-GT" for γ-GT), and unknown names with a word, stay', () => {
     expect(garbledOcrName('K', 0.95)).toBe(false);
     expect(garbledOcrName('Hb', 0.9)).toBe(false);
+    expect(garbledOcrName('y-GT', 0.567)).toBe(false);
     expect(garbledOcrName('Zonulin', 0.1)).toBe(false);
   });
 
   it('from OCR, such a row is no result; from a text layer it is read as before', () => {
-    const lines = [row(10, 'Glucose', '5.4', 'mmol/L', '3.9-5.5'), row(20, 'W7 un', '4.31', 'mmol/L', '4.50-5.90')];
-    expect(parse(lines).results.map((x) => x.test_name)).toEqual(['Glucose']);
-    expect(parse(lines, 'text_layer').results.map((x) => x.test_name)).toContain('W7 un');
+    const lines = [row(10, 'Glucose', '5.4', 'mmol/L', '3.9-5.5'), row(20, 'W711 un', '4.31', 'x10^12/L', '4.50-5.90'), row(30, 'y-GT', '37', 'U/l', 'bis 60')];
+    expect(parse(lines).results.map((x) => x.test_name)).toEqual(['Glucose', 'y-GT']);
+    expect(parse(lines, 'text_layer').results.map((x) => x.test_name)).toContain('W711 un');
   });
 });
 
