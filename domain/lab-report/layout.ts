@@ -158,8 +158,9 @@ export function isRangeOrUnitHeading(text: string): boolean {
 /**
  * "Zakies referencyjny", "Referenee Range": beside two headings read as such, a heading of eight letters or more
  * that one misread letter keeps from being one (OCR swaps a letter now and then): the role of the heading one
- * letter away, when exactly one role is reached so. Shorter headings are left alone: one letter changes too
- * much of them.
+ * letter away, when exactly one role is reached so and it is a data column's (result, unit, range, flag; a
+ * misread "Catagory" heads no column the reader needs, and is no evidence of a header). Shorter headings are
+ * left alone: one letter changes too much of them.
  */
 function misreadHeading(text: string): ColumnRole | undefined {
   const t = foldText(text).replace(/[:*]+$/, '').replace(/\s+/g, ' ').trim();
@@ -173,7 +174,8 @@ function misreadHeading(text: string): ColumnRole | undefined {
       if (role) roles.add(role);
     }
   }
-  return roles.size === 1 ? [...roles][0] : undefined;
+  const role = roles.size === 1 ? [...roles][0] : undefined;
+  return role === 'range' || role === 'unit' || role === 'result' || role === 'flag' ? role : undefined;
 }
 
 /**
