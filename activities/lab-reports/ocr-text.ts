@@ -23,10 +23,24 @@ export function cleanWord(raw: string): string {
   w = w.replace(/^\{(?=[\d<>.,-])/, '(').replace(/(?<=[\d.,%])\}$/, ')');
   // A number closed by a stray comma or point ("5.01,", "98."): the mark is not part of it.
   w = w.replace(/^([<>]?\d+(?:[.,]\d+)?)[.,:;]$/, '$1');
+  w = singleSeparators(w);
   if (w === '') return '';
   // Nothing but marks: noise, unless it is a mark reports use on their own.
   if (!/[\p{L}\p{N}]/u.test(w) && !/^(?:[-–<>%*+=/()]+|\*{1,3})$/.test(w)) return '';
   return w;
+}
+
+/**
+ * "5,.20", "3.,5": a comma and a point side by side between digits, one of them a speck: no number is
+ * printed so. The one kept is the separator the word's other numbers use ("3,80-5,.20" → "3,80-5,20"), else
+ * the first.
+ */
+function singleSeparators(word: string): string {
+  if (!/\d(?:,\.|\.,)\d/.test(word)) return word;
+  const others = word.replace(/\d(?:,\.|\.,)\d/g, '');
+  const comma = /\d,\d/.test(others);
+  const point = /\d\.\d/.test(others);
+  return word.replace(/(\d)([,.])([,.])(?=\d)/g, (_m, d: string, first: string) => `${d}${comma !== point ? (comma ? ',' : '.') : first}`);
 }
 
 // Look-alikes OCR swaps inside unit spellings: what was read → what may have been printed.
@@ -48,11 +62,14 @@ const LOOK_ALIKES: [string, string[]][] = [
  * are values, not units ("4l" stays). A real word one swap away from a unit spelling is not known.
  */
 export function repairUnit(word: string): string {
-  // "x1049/L", "x10"9/L", "x10/9/L": a superscript caret read as a 4, a quote or a slash in a power of
-  // ten (no count unit has a 10^4x, and a slash or quote never stands between 10 and its exponent).
-  const power = /^([x×*]?10)[4"'“”’/°](3|6|9|12)(\/[a-zµμ]+)$/i.exec(word);
-  if (power && isUnitToken(`${power[1]}^${power[2]}${power[3]}`)) return `${power[1]}^${power[2]}${power[3]}`;
+  // "x1049/L", "x10"9/L", "x10/9/L", "x1079/L", "x10%9/L": a superscript caret read as a 4, a 7, a quote, a
+  // percent sign or a slash in a power of ten (no count unit has a 10^4x or 10^7x, and no mark stands between
+  // 10 and its exponent). The litre's slash may come as a look-alike of its own ("x10°91L", "x10°9/1L").
+  const power = /^([x×*]?10)[47"'“”’/°%](3|6|9|12)(?:\/[1lI|]?(?=[lL]$)|[1lI|](?=[lL]$)|\/)([a-zµμ]+)$/i.exec(word);
+  if (power && isUnitToken(`${power[1]}^${power[2]}/${power[3]}`)) return `${power[1]}^${power[2]}/${power[3]}`;
   if (word.length < 2 || word.length > 14 || isUnitToken(word)) return word;
+  const raised = raisedRepaired(word);
+  if (raised) return raised;
   // "15UL": a value run into a unit that lost its slash; the digits stay as read.
   const glued = /^(\d+(?:[.,]\d+)?)(\p{L}{2,}[.,:;]?)$/u.exec(word);
   if (glued && !isUnitToken(glued[2]!)) {
@@ -75,6 +92,42 @@ export function repairUnit(word: string): string {
     }
   }
   return word;
+}
+
+/** Marks OCR reads a raised 2 or 3 as, at the end of a unit ("/mm?", "/mm*", "1.73m?"). */
+const RAISED_MARK = /^(.*\p{L})[?*°'"’”]$/u;
+
+/**
+ * "/mm?", "cells/mm*", "milhöes/mm?", "fmm?", "mL/min/1.73m?": a unit whose raised 2 or 3 (mm³, m²) OCR read
+ * as a mark, perhaps with one more look-alike in it (an accent on a letter, a slash read as "f"): the mark
+ * is read as the one superscript that makes a known unit. Where both do, a metre after a number ("1.73m") is
+ * a body surface area, squared; otherwise the word is left as read. A mark after a word that is a unit
+ * without it ("mg/dL*") is not touched: there it is a flag or a footnote.
+ */
+function raisedRepaired(word: string): string | undefined {
+  const m = RAISED_MARK.exec(word);
+  // A question mark is no flag nor footnote: after a unit it is the superscript, even where the unit is one without it.
+  if (!m || (isUnitToken(m[1]!) && !word.endsWith('?'))) return undefined;
+  const bases = [m[1]!, foldAccents(m[1]!), ...lookAlikeVariants(m[1]!)];
+  for (const base of bases) {
+    const readings = ['²', '³'].map((s) => base + s).filter(isUnitToken);
+    if (readings.length === 1) return readings[0];
+    if (readings.length === 2 && /\d[.,]\d+m$/.test(base)) return `${base}²`;
+  }
+  return undefined;
+}
+
+/** "milhöes" → "milhoes": letters with a mark OCR may have put on them, bare. */
+const foldAccents = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
+
+/** The word with one look-alike undone, each way LOOK_ALIKES allows (a leading "f" may be a slash too). */
+function lookAlikeVariants(word: string): string[] {
+  const out: string[] = [];
+  if (word.startsWith('f')) out.push(`/${word.slice(1)}`);
+  for (let i = 0; i < word.length; i++) {
+    for (const [from, tos] of LOOK_ALIKES) if (word.startsWith(from, i)) for (const to of tos) out.push(word.slice(0, i) + to + word.slice(i + from.length));
+  }
+  return out;
 }
 
 /**
@@ -126,6 +179,12 @@ const GARBLED_POWER = /^(.*?)(?:^|\s)[x×X*]\s?10\s?([^\s\d]|\d)\s?\/?\s?([uµμ
 
 const SUPERSCRIPT: Record<string, string> = { '³': '3', '⁶': '6', '⁹': '9' };
 
+/**
+ * "10%uL", "10°/µL": a cell that is only a power of ten without its "x", whose exponent OCR read as a mark
+ * (not a letter nor a digit: "10 mL" and "103/uL" are not this).
+ */
+const BARE_POWER = /^()10([^\s\p{L}\d])\/?([uµμ]?)([lL])$/u;
+
 export function repairCountExponents(cells: string[]): string[] {
   if (cells.length < 2) return cells;
   const name = cells[0]!.replace(/^[^\p{L}]+/u, '').trim();
@@ -133,14 +192,15 @@ export function repairCountExponents(cells: string[]): string[] {
   let exponents: Map<string, string> | undefined;
   return cells.map((cell, i) => {
     if (i === 0) return cell;
-    const m = GARBLED_POWER.exec(cell.trim());
+    const bare = BARE_POWER.exec(cell.trim());
+    const m = GARBLED_POWER.exec(cell.trim()) ?? bare;
     if (!m) return cell;
     exponents ??= countExponents(name);
     const volume = m[3] ? 'ul' : 'l';
     const exponent = exponents.get(volume);
     // An exponent read right ("×10³/µL", "x103/uL") is left as printed.
     if (!exponent || (SUPERSCRIPT[m[2]!] ?? m[2]) === exponent) return cell;
-    const unit = `x10^${exponent}/${m[3] ? 'uL' : 'L'}`;
+    const unit = `${bare ? '' : 'x'}10^${exponent}/${m[3] ? 'uL' : 'L'}`;
     return m[1]!.trim() === '' ? unit : `${m[1]!.trim()} ${unit}`;
   });
 }

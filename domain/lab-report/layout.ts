@@ -122,7 +122,8 @@ function roleOfPhrase(t: string): ColumnRole | undefined {
  * Reference Values", takes that column's role when its known parts agree.
  */
 export function headerRoleOf(text: string): ColumnRole | undefined {
-  const t = foldText(text).replace(/[:*]+$/, '').replace(/\s+/g, ' ').trim();
+  // "- Result", "= Unit": a speck before a heading (OCR reads one as a dash or a sign) is no part of it.
+  const t = foldText(text).replace(/[:*]+$/, '').replace(/^[-–—=+~_.,:;'"|]+\s+(?=\p{L})/u, '').replace(/\s+/g, ' ').trim();
   const whole = roleOfPhrase(t);
   if (whole) return whole;
   // "Result (kUA/L)": a result heading with the column's unit in brackets.
@@ -145,6 +146,38 @@ export function headerRoleOf(text: string): ColumnRole | undefined {
   // "Reference / Risk Categories", "Reference Range (age-specific)": a heading and a qualifier naming no column.
   if (parts.length === 2 && roles[1] === undefined && qualifiedHeading(parts[1]!) === undefined && parts[1]!.split(' ').length <= 2) return first;
   return undefined;
+}
+
+/**
+ * Whether OCR text is the heading of a reference-range or unit column ("Reference Range", "Zakies referencyjny"
+ * with one letter misread): a column's heading, never a test's name.
+ */
+export function isRangeOrUnitHeading(text: string): boolean {
+  const role = headerRoleOf(text) ?? misreadHeading(text);
+  return role === 'range' || role === 'unit';
+}
+
+/**
+ * "Zakies referencyjny", "Referenee Range": beside two headings read as such, a heading of eight letters or more
+ * that one misread letter keeps from being one (OCR swaps a letter now and then): the role of the heading one
+ * letter away, when exactly one role is reached so and it is a data column's (result, unit, range, flag; a
+ * misread "Catagory" heads no column the reader needs, and is no evidence of a header). Shorter headings are
+ * left alone: one letter changes too much of them.
+ */
+function misreadHeading(text: string): ColumnRole | undefined {
+  const t = foldText(text).replace(/[:*]+$/, '').replace(/\s+/g, ' ').trim();
+  if ((t.match(/[a-z]/g)?.length ?? 0) < 8 || /\d/.test(t)) return undefined;
+  const roles = new Set<ColumnRole>();
+  for (let i = 0; i < t.length; i++) {
+    if (!/[a-z]/.test(t[i]!)) continue;
+    for (const c of 'abcdefghijklmnopqrstuvwxyz') {
+      if (c === t[i]) continue;
+      const role = roleOfPhrase(t.slice(0, i) + c + t.slice(i + 1));
+      if (role) roles.add(role);
+    }
+  }
+  const role = roles.size === 1 ? [...roles][0] : undefined;
+  return role === 'range' || role === 'unit' || role === 'result' || role === 'flag' ? role : undefined;
 }
 
 /**
@@ -177,6 +210,7 @@ export function detectHeader(line: TextLine): ColumnLayout | undefined {
   const cumulative = dateColumns(chunks);
   if (cumulative) return cumulative;
   const roles = chunks.map((c) => headerRoleOf(c.text));
+  if (roles.filter((r) => r !== undefined).length >= 2) roles.forEach((r, i) => (roles[i] = r ?? misreadHeading(chunks[i]!.text)));
   const unknown = roles.filter((r) => r === undefined).length;
   // One unfamiliar heading among three or more familiar ones is still a header (its column is ignored).
   // Two among four or more (OCR garbles a heading now and then: "Catagory", "am" for "Test item") are too,

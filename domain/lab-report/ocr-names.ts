@@ -10,6 +10,17 @@ import { matchLoinc } from './loinc-match.js';
 import { LOINC_TABLE } from './loinc-table.js';
 import { foldText } from './text.js';
 
+/**
+ * "W711 un", "I} 1": from OCR, a name with no run of three letters that the LOINC table cannot even half match
+ * is specks and a garbled word, not a test (the short names labs print, "K", "Na", "Hb", "pH", "T4", are
+ * known to the table, and a misread one such as "y-GT" for γ-GT is still half matched). Such a row's value
+ * belongs to a test whose name OCR lost.
+ */
+const GARBLED = 0.5;
+export function garbledOcrName(name: string, confidence: number): boolean {
+  return confidence < GARBLED && !/\p{L}{3}/u.test(name);
+}
+
 /** What OCR read → what may have been printed, for the shapes tesseract confuses in print. */
 const LOOK_ALIKES: [string, string][] = [
   ['e', 'c'],

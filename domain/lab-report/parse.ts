@@ -11,7 +11,7 @@
  */
 import { isNameWord } from './blocks.js';
 import { inferDateOrder } from './dates.js';
-import { chunksOf, type ColumnLayout, columnOf, detectHeader } from './layout.js';
+import { chunksOf, type ColumnLayout, columnOf, detectHeader, isRangeOrUnitHeading } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
 import { leadingResult, splitResults } from './multi.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel, patientSex } from './metadata.js';
@@ -20,7 +20,7 @@ import { readHl7Segments } from './hl7.js';
 import { interpret } from './interpret.js';
 import { headingUnit, isPanelHeading, panelTitle } from './panels.js';
 import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge, rangeForSex, sexOfRange } from './ranges.js';
-import { repairOcrName } from './ocr-names.js';
+import { garbledOcrName, repairOcrName } from './ocr-names.js';
 import { withRecoveredReadings } from './ocr-recover.js';
 import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
@@ -51,11 +51,16 @@ function lineText(line: TextLine): string {
     .join('   ');
 }
 
-/** Decimal commas: always in German/French text; in English only when commas outnumber points as decimals. */
+/**
+ * Decimal commas: always in German/French text; in English only when commas outnumber points as decimals.
+ * A point before exactly three digits ("7.830", "150.000") may group thousands as well as mark decimals, as
+ * a comma before three does: neither is counted. (OCR reads a decimal comma as a point now and then, and a
+ * laudo's counts grouped with points would then outweigh its commas.)
+ */
 function usesDecimalComma(text: string, language: string): boolean {
   if (language !== 'en') return true;
   const commas = text.match(/(?<![\d,])\d{1,3},\d{1,2}(?![\d,])/g)?.length ?? 0;
-  const points = text.match(/(?<![\d.])\d+\.\d+(?![\d.])/g)?.length ?? 0;
+  const points = text.match(/(?<![\d.])(?![1-9]\d{0,2}\.\d{3}(?![\d.]))\d+\.\d+(?![\d.])/g)?.length ?? 0;
   return commas > points;
 }
 
@@ -521,7 +526,8 @@ class ReportReader {
   resultOf(row: RowCandidate, page: number, panel = this.pendingPanel ?? this.panel): ParsedResult | undefined {
     // ".57" from OCR: a speck before "57", or a misread; either way the value is not known.
     if (row.value.nakedPoint && this.ocrPages.has(page)) return undefined;
-    if (this.ocrPages.has(page)) row = { ...row, name: repairOcrName(row.name) };
+    const ocr = this.ocrPages.has(page);
+    if (ocr) row = { ...row, name: repairOcrName(row.name) };
     const folded = foldText(row.name).toLowerCase().replace(/[:.]+$/, '').trim();
     if (RANGE_LABEL.test(folded)) return undefined;
     if (GENERIC_RESULT.test(folded)) {
@@ -535,7 +541,7 @@ class ReportReader {
     if (fromHeading) row = { ...row, unit: fromHeading };
     const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
     const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative, rangeText: row.range?.text });
-    if (!isResult(row, matches[0])) return undefined;
+    if (!isResult(row, matches[0]) || (ocr && (garbledOcrName(row.name, matches[0]?.confidence_score ?? 0) || isRangeOrUnitHeading(row.name)))) return undefined;
     return toResult(row, page, panel, matches);
   }
 

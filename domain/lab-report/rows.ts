@@ -282,6 +282,17 @@ export function rangeLostSeparators(value: ParsedValue, range: ParsedRange, flag
 }
 
 /**
+ * From OCR, such a range (rangeLostSeparators) read with the separators put back: "400-750" beside "42.9" is
+ * 40.0-75.0 (each bound loses one decimal place, as the value shows). The range and the value then agree as
+ * printed, and a line of two tests side by side (multi.ts) still has its left test's range.
+ */
+function rangeTenthAsLarge(range: ParsedRange, decimalComma: boolean): ParsedRange {
+  const [min, max] = [range.min! / 10, range.max! / 10];
+  const show = (n: number) => (decimalComma ? n.toFixed(1).replace('.', ',') : n.toFixed(1));
+  return { ...range, min, max, text: `${show(min)}-${show(max)}` };
+}
+
+/**
  * "NPU02192", "L0235", "2345-7": a laboratory's or a terminology's code for the test, printed in a column of
  * its own before the name (Danish NPU codes, LIS order codes, a LOINC column). Capitals then at least three
  * digits, or a LOINC-shaped number; never a test name the LOINC table knows ("CA125" stays a name).
@@ -333,7 +344,7 @@ function readThousands(f: Fields): void {
 
 function candidate(name: string, f: Fields, viaColumns: boolean, opts: RowOptions): RowCandidate | undefined {
   if (!f.value) return undefined;
-  if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = undefined;
+  if (f.range && rangeLostSeparators(f.value, f.range, f.flag !== undefined)) f.range = opts.ocr ? rangeTenthAsLarge(f.range, opts.decimalComma) : undefined;
   if (!opts.decimalComma) readThousands(f);
   const split = unitFromName(withoutLeadingCode(cleanName(name), opts));
   if (isIdentifierLabel(cleanName(name)) || BOUND_PHRASE_END.test(cleanName(name))) return undefined;

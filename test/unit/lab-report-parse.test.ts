@@ -632,7 +632,7 @@ describe('parseLabReport: OCR of photos and scans of newer layouts', () => {
     expect(core(byName(r, 'Sodium'))).toEqual({ value: '139', units: 'mmol/L', min: 134, max: 144, flag: undefined, interpretation: 'normal' });
   });
 
-  it('a whole-number range holding ten times a decimal value lost its separators: the range is not read', () => {
+  it('a whole-number range holding ten times a decimal value lost its separators: from OCR it is read a tenth as large', () => {
     const r = parse(
       page(
         1,
@@ -647,8 +647,8 @@ describe('parseLabReport: OCR of photos and scans of newer layouts', () => {
       ),
     ).results;
     expect(r.map((x) => [x.test_name, x.value, x.reference_range_text, x.interpretation])).toEqual([
-      ['Hemoglobin A1c', '5.5', undefined, undefined],
-      ['Bilirubin - Total', '0.90', undefined, undefined],
+      ['Hemoglobin A1c', '5.5', '4.8-5.6', 'normal'],
+      ['Bilirubin - Total', '0.90', '0.3-1.2', 'normal'],
       ['Ferritin', '3.2', '30-400', 'abnormal'],
       ['Potassium', '4.7', '3.5-5.1', 'normal'],
     ]);
