@@ -11,7 +11,7 @@ import { join } from 'node:path';
  *    another script. Latin pages, even poor photos, have few such words (measured on the corpus
  *    images, see NOTES); they pay nothing more.
  * 2. Only then the lines with the most doubtful words are cut out as one strip and read again with each
- *    other script's model next to English (rus+eng, ell+eng: Latin abbreviations and units stay
+ *    other script's model next to English (eng+rus, eng+ell: Latin abbreviations and units stay
  *    readable); pickScript() keeps the script whose reading of the strip is clearly more confident than
  *    the Latin one and is written in that script.
  * 3. The whole page is read again with that script's models, and preferReading() keeps whichever page
@@ -26,13 +26,18 @@ export interface ScriptModels {
   script: OtherScript;
   /** The script's tesseract language (its model file is `<code>.traineddata`). */
   code: string;
-  /** What the page is read with: the script's model and English. */
+  /**
+   * What the page is read with: English first, then the script's model. Tesseract tries the next
+   * language on a word the first reads poorly, so names come out in the script while Latin
+   * abbreviations and units stay Latin: with the script's model first, the Greek photo's units came
+   * out as Greek look-alikes ("mg/dL" as "τηα/αὶ"), with English first as printed.
+   */
   languages: readonly string[];
 }
 
 export const OTHER_SCRIPTS: readonly ScriptModels[] = [
-  { script: 'cyrillic', code: 'rus', languages: ['rus', 'eng'] },
-  { script: 'greek', code: 'ell', languages: ['ell', 'eng'] },
+  { script: 'cyrillic', code: 'rus', languages: ['eng', 'rus'] },
+  { script: 'greek', code: 'ell', languages: ['eng', 'ell'] },
 ];
 
 /** A word as tesseract read it (its text and confidence, 0–100). */
@@ -172,8 +177,8 @@ export function availableScripts(): readonly ScriptModels[] {
  * A line for the service's start-up log (warn level) when a script's model is missing: pages in that
  * script are then read with the Latin models only, as before. undefined when every model is there.
  */
-export function missingScriptsNote(): string | undefined {
-  const missing = OTHER_SCRIPTS.filter((s) => !availableScripts().includes(s));
+export function missingScriptsNote(available: readonly ScriptModels[] = availableScripts()): string | undefined {
+  const missing = OTHER_SCRIPTS.filter((s) => !available.includes(s));
   if (missing.length === 0) return undefined;
   return (
     `OCR: no ${missing.map((s) => `${s.code}.traineddata`).join(' or ')} model found (npm @tesseract.js-data/<code>, or the system's tessdata, e.g. ` +

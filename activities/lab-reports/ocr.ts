@@ -23,7 +23,7 @@ import { nativeReadNumbers, nativeReadPage, nativeTesseractAvailable } from './t
  * a page's time (measured with `npm run bench:parser`, see README).
  *
  * A page that the Latin models read as look-alike gibberish is read again in Cyrillic or Greek
- * (rus+eng, ell+eng) when their models are installed: see ocr-script.ts and readInScript() below.
+ * (eng+rus, eng+ell) when their models are installed: see ocr-script.ts and readInScript() below.
  */
 
 export const OCR_LANGUAGES = ['eng', 'deu', 'fra'] as const;
