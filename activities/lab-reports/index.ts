@@ -7,6 +7,7 @@ import type { ExtractedPage, FailureReason, ParsedResult, ReportMetadata } from 
 import { BlobNotFoundError, type BlobStore } from '../../lib/blob-store.js';
 import type { Logger } from '../../lib/logger.js';
 import { ocrEngine } from './ocr.js';
+import { missingScriptsNote } from './ocr-script.js';
 import { PARSING_JOB_EVENT_TYPES, jobFiles, type LabReportJobInput, type ParsingJobFile, type ReviewStatus } from '../../workflows/lab-report/definitions.js';
 import { extractFiles } from './extract.js';
 import { looksNotEnglish } from './language.js';
@@ -35,6 +36,9 @@ export function createLabReportActivities({ db, logger, blobs, wakeEndpoints }: 
   const announce = eventAnnouncer(db, wakeEndpoints);
   // Chosen once (OCR_ENGINE=native|wasm, tesseract.js by default): a bad OCR_ENGINE stops start-up here.
   logger.info({ ocr_engine: ocrEngine() }, 'OCR engine');
+  // Once: a script whose model is not installed (e.g. no tesseract-ocr-rus) is read with the Latin models only.
+  const missingModels = missingScriptsNote();
+  if (missingModels) logger.warn(missingModels);
 
   return {
     /** The job row, `upload_pending`. */

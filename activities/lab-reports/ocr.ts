@@ -7,6 +7,7 @@ import type { Worker } from 'tesseract.js';
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { type TextLine, UNREADABLE } from '../../domain/lab-report/types.js';
 import { ocrQueueDepth } from '../../lib/metrics.js';
+import { availableScripts, mayBeOtherScript, modelFile, OTHER_SCRIPTS, pickScript, preferReading, stripLines } from './ocr-script.js';
 import { cleanWord, joinUnitPieces, repairLineCells, repairUnit } from './ocr-text.js';
 import { nativeReadNumbers, nativeReadPage, nativeTesseractAvailable } from './tesseract-native.js';
 
@@ -20,6 +21,9 @@ import { nativeReadNumbers, nativeReadPage, nativeTesseractAvailable } from './t
  * Tesseract is handed raw pixels (a binary PGM or PPM, which its image library reads as is): encoding a
  * 3,600-pixel page as PNG and having the WebAssembly build decode it again cost more than a third of
  * a page's time (measured with `npm run bench:parser`, see README).
+ *
+ * A page that the Latin models read as look-alike gibberish is read again in Cyrillic or Greek
+ * (eng+rus, eng+ell) when their models are installed: see ocr-script.ts and readInScript() below.
  */
 
 export const OCR_LANGUAGES = ['eng', 'deu', 'fra'] as const;
@@ -76,6 +80,9 @@ function removeDir(dir: string): void {
 /**
  * tesseract.js takes one directory for all languages, while each data package has its own: link
  * them side by side in a private temp dir. The `_best_int` models are the LSTM-only integer ones.
+ * The other scripts' models are linked too when installed (ocr-script.ts's modelFile()): a system
+ * model is an uncompressed file, linked under the `.gz` name tesseract.js asks for, which it reads as
+ * is (it unzips only what starts with gzip's magic bytes).
  */
 function languageDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'labflow-tessdata-'));
@@ -86,12 +93,20 @@ function languageDir(): string {
     if (!existsSync(file)) throw new Error(`OCR language data missing: ${file}`);
     symlinkSync(file, join(dir, `${code}.traineddata.gz`));
   }
+  for (const { code } of availableScripts()) {
+    const file = modelFile(code);
+    if (file) symlinkSync(file, join(dir, `${code}.traineddata.gz`));
+  }
   return dir;
 }
+
+const LATIN = OCR_LANGUAGES.join('+');
 
 interface Running {
   worker: Worker;
   dir: string;
+  /** The languages it reads with now: LATIN, or another script's (readInScript()), until switched back. */
+  languages: string;
   thread: Thread | null;
   /** The pool generation it belongs to: stopOcr() starts a new one, and older workers are ended when free. */
   generation: number;
@@ -111,16 +126,15 @@ function start(): Promise<Running> {
     const dir = languageDir();
     lastThread = null;
     try {
-      const worker = await createWorker(OCR_LANGUAGES.join('+'), OEM.LSTM_ONLY, {
+      const worker = await createWorker(LATIN, OEM.LSTM_ONLY, {
         langPath: dir,
         gzip: true,
         // Never read or write a cache of the models in the working directory.
         cacheMethod: 'none',
         errorHandler: () => {},
       });
-      // One uniform block: a report's table rows come out as whole lines, left to right.
-      await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '1' });
-      return { worker, dir, thread: lastThread, generation };
+      await worker.setParameters(PAGE_PARAMETERS);
+      return { worker, dir, languages: LATIN, thread: lastThread, generation };
     } catch (err) {
       removeDir(dir);
       throw err;
@@ -128,6 +142,21 @@ function start(): Promise<Running> {
   });
   starting = made.catch(() => undefined);
   return made;
+}
+
+/** One uniform block: a report's table rows come out as whole lines, left to right. */
+const PAGE_PARAMETERS = { tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '1' };
+
+/**
+ * Has the worker read with `languages` from now on: tesseract is initialised again (the models already
+ * loaded stay in the worker's memory), which resets its parameters. Nothing to do when it already does.
+ */
+async function useLanguages(r: Running, languages: string): Promise<void> {
+  if (r.languages === languages) return;
+  r.languages = '';
+  await r.worker.reinitialize(languages, OEM.LSTM_ONLY);
+  await r.worker.setParameters(PAGE_PARAMETERS);
+  r.languages = languages;
 }
 
 /** A new worker in the pool's place `size` already counts. */
@@ -316,7 +345,11 @@ export async function recognize(image: Canvas, scale = 1, engine: OcrEngine = oc
     const reader = await acquire();
     let lines: OcrLine[];
     try {
-      lines = linesOf((await timed(reader.worker.recognize(pixels, {}, { blocks: true, text: false }), 'a page')).data);
+      const read = async (pnm: Buffer, languages: readonly string[]) => {
+        await useLanguages(reader, languages.join('+'));
+        return linesOf((await timed(reader.worker.recognize(pnm, {}, { blocks: true, text: false }), 'a page')).data);
+      };
+      lines = await readInScript(image, await read(pixels, OCR_LANGUAGES), (languages) => read(pixels, languages), read);
     } catch (err) {
       await end(reader); // a worker in an unknown state is not reused
       throw err;
@@ -326,6 +359,60 @@ export async function recognize(image: Canvas, scale = 1, engine: OcrEngine = oc
   } finally {
     ocrQueueDepth.dec();
   }
+}
+
+/**
+ * The page's reading to keep, given its first (Latin) reading `lines`. When the Latin reading looks like
+ * another script read as look-alikes (mayBeOtherScript), the lines with the most doubtful words are cut
+ * out as one strip and read with each installed script's models (`readStrip`); when one of them reads
+ * the strip clearly better (pickScript), the page is read again with it (`readPage`) and the more
+ * confident reading kept. Latin pages stop at the first test, on the words already read.
+ */
+async function readInScript(
+  image: Canvas,
+  lines: OcrLine[],
+  readPage: (languages: readonly string[]) => Promise<OcrLine[]>,
+  readStrip: (pnm: Buffer, languages: readonly string[]) => Promise<OcrLine[]>,
+): Promise<OcrLine[]> {
+  const scripts = availableScripts();
+  const words = lines.flatMap((l) => l.words);
+  if (scripts.length === 0 || !mayBeOtherScript(words)) return lines;
+  const picked = stripLines(lines.map((l) => l.words)).map((i) => lines[i]!);
+  const strip = cropStrip(
+    image,
+    picked.map((l) => l.bbox),
+  );
+  const others = [];
+  for (const s of scripts) others.push({ script: s.script, words: (await readStrip(strip, s.languages)).flatMap((l) => l.words) });
+  const script = pickScript(
+    picked.flatMap((l) => l.words),
+    others,
+  );
+  if (!script) return lines;
+  const again = await readPage(OTHER_SCRIPTS.find((s) => s.script === script)!.languages);
+  return preferReading(words, again.flatMap((l) => l.words), script) ? again : lines;
+}
+
+/** The lines' boxes cut out of the page, each with a margin, one under the other on white, as a PNM. */
+function cropStrip(source: Canvas, boxes: Box[]): Buffer {
+  const pieces = boxes.map((b) => {
+    const pad = Math.round(Math.max(1, b.y1 - b.y0) * 0.3);
+    const x0 = Math.max(0, b.x0 - pad);
+    const y0 = Math.max(0, b.y0 - pad);
+    return { x0, y0, w: Math.max(1, Math.min(source.width, b.x1 + pad) - x0), h: Math.max(1, Math.min(source.height, b.y1 + pad) - y0) };
+  });
+  const gap = Math.max(8, Math.round(Math.max(...pieces.map((p) => p.h)) / 2));
+  const canvas = createCanvas(Math.max(...pieces.map((p) => p.w)) + 2 * BORDER, pieces.reduce((s, p) => s + p.h + gap, 2 * BORDER - gap));
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const from = source.getContext('2d');
+  let y = BORDER;
+  for (const p of pieces) {
+    ctx.putImageData(from.getImageData(p.x0, p.y0, p.w, p.h), BORDER, y);
+    y += p.h + gap;
+  }
+  return toPnm(canvas);
 }
 
 /**
@@ -481,7 +568,8 @@ async function recognizeNative(image: Canvas, scale: number): Promise<OcrPage> {
     await nativeSlot();
     const slots = [0];
     try {
-      const lines = (await nativeReadPage(pixels, OCR_LANGUAGES, PAGE_TIMEOUT_MS)) as OcrLine[];
+      const read = async (pnm: Buffer, languages: readonly string[]) => (await nativeReadPage(pnm, languages, PAGE_TIMEOUT_MS)) as OcrLine[];
+      const lines = await readInScript(image, await read(pixels, OCR_LANGUAGES), (languages) => read(pixels, languages), read);
       const pending = pendingNumbers(lines);
       if (pending.length > 4 && spareNativeSlot()) slots.push(1);
       const crops = pending.map((p) => REREAD_HEIGHTS.map((h) => cropWord(image, p.crop, h)));

@@ -1,21 +1,19 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { modelFile } from './ocr-script.js';
 
 /**
  * Native tesseract (the `tesseract` command, 5.x; opt-in with OCR_ENGINE=native, see ocrEngine()),
  * run as one child process per page and one per batch of number re-reads, with the SAME language models as tesseract.js (the `@tesseract.js-data/*`
- * packages, unzipped once per process into a private temp dir and passed with --tessdata-dir): only
- * the engine differs, not the model. Word boxes, confidences, baselines and letter boxes come from its
+ * packages, unzipped once per process into a private temp dir and passed with --tessdata-dir, and the
+ * system's model for a script without a package, e.g. Russian): only the engine differs, not the model. Word boxes, confidences, baselines and letter boxes come from its
  * hOCR output (hocr_char_boxes), so the page reaches the same layout code as tesseract.js's blocks.
  * Each process is single-threaded (OMP_THREAD_LIMIT=1): parallelism comes from running one process per
  * core, as tesseract.js runs one worker per core.
  */
-
-const require = createRequire(import.meta.url);
 
 export interface NativeBox {
   x0: number;
@@ -51,19 +49,26 @@ export function nativeTesseractAvailable(): boolean {
 }
 
 let dataDir: string | undefined;
-/** The models of `languages`, unzipped from the tesseract.js data packages into a private temp dir (once per process). */
+/**
+ * A private temp dir (one per process) holding the models of `languages`, each added the first time it
+ * is asked for: the tesseract.js data packages' models unzipped, or the system's model (a script with
+ * no npm package, e.g. Debian's tesseract-ocr-rus) linked as is; see ocr-script.ts's modelFile().
+ */
 function tessdataDir(languages: readonly string[]): string {
-  if (dataDir && existsSync(dataDir)) return dataDir;
-  const dir = mkdtempSync(join(tmpdir(), 'labflow-tessdata-native-'));
-  for (const code of languages) {
-    const pkg = require(`@tesseract.js-data/${code}`) as { langPath: string };
-    const file = join(`${pkg.langPath}_best_int`, `${code}.traineddata.gz`);
-    if (!existsSync(file)) throw new Error(`OCR language data missing: ${file}`);
-    writeFileSync(join(dir, `${code}.traineddata`), gunzipSync(readFileSync(file)));
+  if (!dataDir || !existsSync(dataDir)) {
+    const dir = mkdtempSync(join(tmpdir(), 'labflow-tessdata-native-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    dataDir = dir;
   }
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  dataDir = dir;
-  return dir;
+  for (const code of languages) {
+    const to = join(dataDir, `${code}.traineddata`);
+    if (existsSync(to)) continue;
+    const file = modelFile(code);
+    if (!file) throw new Error(`OCR language data missing: ${code}.traineddata`);
+    if (file.endsWith('.gz')) writeFileSync(to, gunzipSync(readFileSync(file)));
+    else symlinkSync(file, to);
+  }
+  return dataDir;
 }
 
 /** Runs tesseract with `args`, `input` on stdin; its stdout. Killed after `timeoutMs`. */
