@@ -2,24 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { headerRoleOf } from '../../domain/lab-report/layout.js';
 import { matchLoinc } from '../../domain/lab-report/loinc-match.js';
 import { extractMetadata, type MetadataLine } from '../../domain/lab-report/metadata.js';
-import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { foldSameLength, foldText } from '../../domain/lab-report/text.js';
-import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
+import { type TextLine } from '../../domain/lab-report/types.js';
+import { byName, line, parseLines, row } from '../support/lab-report-lines.js';
 
 // Issue 14, eleventh pass: Nordic letters folded, Scandinavian range headings, Norwegian date labels, a
 // toxicology unit as a lab, blood mercury in the LOINC table, and a decision limit restated in a note.
-const row = (y: number, cells: [string, number][]): TextLine => ({
-  text: cells.map(([t]) => t).join('   '),
-  y,
-  cells: cells.map(([t, x]) => ({ text: t, x, width: t.length * 5 })),
-});
-const line = (y: number, text: string, x = 40): TextLine => row(y, [[text, x]]);
-const parse = (lines: TextLine[]) => parseLabReport([{ page: 1, source: 'text_layer', lines } as ExtractedPage], { currentYear: 2025 }).results;
-const byName = (results: ParsedResult[], name: string): ParsedResult => {
-  const r = results.find((x) => x.test_name === name);
-  if (!r) throw new Error(`no result "${name}" in ${results.map((x) => x.test_name).join(', ')}`);
-  return r;
-};
+const parse = parseLines;
 const meta = (...texts: string[]): MetadataLine[] => texts.map((text) => ({ text, page: 1 }));
 
 describe('Nordic letters and headings', () => {

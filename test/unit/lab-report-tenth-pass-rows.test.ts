@@ -3,22 +3,12 @@ import { patientSex } from '../../domain/lab-report/metadata.js';
 import { headingUnit } from '../../domain/lab-report/panels.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { rangeForSex, sexOfRange } from '../../domain/lab-report/ranges.js';
-import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
+import { type ExtractedPage, type TextLine } from '../../domain/lab-report/types.js';
+import { byName, line, parseLines, row } from '../support/lab-report-lines.js';
 
 // Issue 14, tenth pass: ranges for both sexes with the patient's sex stated, a panel's unit in its heading,
 // a single-test certificate's labelled lines.
-const row = (y: number, cells: [string, number][]): TextLine => ({
-  text: cells.map(([t]) => t).join('   '),
-  y,
-  cells: cells.map(([t, x]) => ({ text: t, x, width: t.length * 5 })),
-});
-const line = (y: number, text: string, x = 40): TextLine => row(y, [[text, x]]);
-const parse = (lines: TextLine[]) => parseLabReport([{ page: 1, source: 'text_layer', lines } as ExtractedPage], { currentYear: 2025 }).results;
-const byName = (results: ParsedResult[], name: string): ParsedResult => {
-  const r = results.find((x) => x.test_name === name);
-  if (!r) throw new Error(`no result "${name}" in ${results.map((x) => x.test_name).join(', ')}`);
-  return r;
-};
+const parse = parseLines;
 const meta = (...texts: string[]) => texts.map((text) => ({ text, page: 1 }));
 
 describe('the patient\'s sex and ranges printed for both sexes', () => {

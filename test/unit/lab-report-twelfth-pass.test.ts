@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { extractMetadata } from '../../domain/lab-report/metadata.js';
-import { parseLabReport } from '../../domain/lab-report/parse.js';
-import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
+import { byName, line, parseLines } from '../support/lab-report-lines.js';
 
 // Issue 14, twelfth pass: a key-value block per test, a date whose month is a cell of its own, Buddhist-era dates.
-const line = (y: number, text: string, x = 40): TextLine => ({ text, y, cells: [{ text, x, width: text.length * 5 }] });
-const parse = (texts: string[]) =>
-  parseLabReport([{ page: 1, source: 'text_layer', lines: texts.map((t, i) => line(100 + 14 * i, t)) } as ExtractedPage], { currentYear: 2025 }).results;
-const byName = (results: ParsedResult[], name: string): ParsedResult => {
-  const r = results.find((x) => x.test_name === name);
-  if (!r) throw new Error(`no result "${name}" in ${results.map((x) => x.test_name).join(', ')}`);
-  return r;
-};
+const parse = (texts: string[]) => parseLines(texts.map((t, i) => line(100 + 14 * i, t)));
 
 describe('a key-value block per test ("Test:", "Result:", "Units:", "Reference:", "Flag:")', () => {
   const blocks = [
