@@ -82,16 +82,16 @@ export function repairUnit(word: string): string {
   if (bare !== word) return bare.length >= 2 && isUnitToken(bare) ? bare : (withSlash(bare) ?? word);
   const slashed = withSlash(word);
   if (slashed) return slashed;
+  return lookAlikeSwaps(word).find(isUnitToken) ?? word;
+}
+
+/** The word with one look-alike swap undone, each way LOOK_ALIKES allows, left to right. */
+function lookAlikeSwaps(word: string): string[] {
+  const out: string[] = [];
   for (let i = 0; i < word.length; i++) {
-    for (const [from, tos] of LOOK_ALIKES) {
-      if (!word.startsWith(from, i)) continue;
-      for (const to of tos) {
-        const candidate = word.slice(0, i) + to + word.slice(i + from.length);
-        if (isUnitToken(candidate)) return candidate;
-      }
-    }
+    for (const [from, tos] of LOOK_ALIKES) if (word.startsWith(from, i)) for (const to of tos) out.push(word.slice(0, i) + to + word.slice(i + from.length));
   }
-  return word;
+  return out;
 }
 
 /** Marks OCR reads a raised 2 or 3 as, at the end of a unit ("/mm?", "/mm*", "1.73m?"). */
@@ -108,7 +108,8 @@ function raisedRepaired(word: string): string | undefined {
   const m = RAISED_MARK.exec(word);
   // A question mark is no flag nor footnote: after a unit it is the superscript, even where the unit is one without it.
   if (!m || (isUnitToken(m[1]!) && !word.endsWith('?'))) return undefined;
-  const bases = [m[1]!, foldAccents(m[1]!), ...lookAlikeVariants(m[1]!)];
+  // A leading "f" may be a slash too ("fmm?").
+  const bases = [m[1]!, foldAccents(m[1]!), ...(m[1]!.startsWith('f') ? [`/${m[1]!.slice(1)}`] : []), ...lookAlikeSwaps(m[1]!)];
   for (const base of bases) {
     const readings = ['²', '³'].map((s) => base + s).filter(isUnitToken);
     if (readings.length === 1) return readings[0];
@@ -119,16 +120,6 @@ function raisedRepaired(word: string): string | undefined {
 
 /** "milhöes" → "milhoes": letters with a mark OCR may have put on them, bare. */
 const foldAccents = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
-
-/** The word with one look-alike undone, each way LOOK_ALIKES allows (a leading "f" may be a slash too). */
-function lookAlikeVariants(word: string): string[] {
-  const out: string[] = [];
-  if (word.startsWith('f')) out.push(`/${word.slice(1)}`);
-  for (let i = 0; i < word.length; i++) {
-    for (const [from, tos] of LOOK_ALIKES) if (word.startsWith(from, i)) for (const to of tos) out.push(word.slice(0, i) + to + word.slice(i + from.length));
-  }
-  return out;
-}
 
 /**
  * "gL", "UL", "mmolL": a unit whose slash OCR lost, when putting one back between two letters makes a

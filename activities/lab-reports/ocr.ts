@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,15 +87,10 @@ function removeDir(dir: string): void {
 function languageDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'labflow-tessdata-'));
   liveDirs.add(dir);
-  for (const code of OCR_LANGUAGES) {
-    const pkg = require(`@tesseract.js-data/${code}`) as { langPath: string };
-    const file = join(`${pkg.langPath}_best_int`, `${code}.traineddata.gz`);
-    if (!existsSync(file)) throw new Error(`OCR language data missing: ${file}`);
-    symlinkSync(file, join(dir, `${code}.traineddata.gz`));
-  }
-  for (const { code } of availableScripts()) {
+  for (const code of [...OCR_LANGUAGES, ...availableScripts().map((s) => s.code)]) {
     const file = modelFile(code);
-    if (file) symlinkSync(file, join(dir, `${code}.traineddata.gz`));
+    if (!file) throw new Error(`OCR language data missing: ${code}.traineddata`);
+    symlinkSync(file, join(dir, `${code}.traineddata.gz`));
   }
   return dir;
 }
@@ -349,7 +344,7 @@ export async function recognize(image: Canvas, scale = 1, engine: OcrEngine = oc
         await useLanguages(reader, languages.join('+'));
         return linesOf((await timed(reader.worker.recognize(pnm, {}, { blocks: true, text: false }), 'a page')).data);
       };
-      lines = await readInScript(image, await read(pixels, OCR_LANGUAGES), (languages) => read(pixels, languages), read);
+      lines = await readInScript(image, pixels, read);
     } catch (err) {
       await end(reader); // a worker in an unknown state is not reused
       throw err;
@@ -362,18 +357,14 @@ export async function recognize(image: Canvas, scale = 1, engine: OcrEngine = oc
 }
 
 /**
- * The page's reading to keep, given its first (Latin) reading `lines`. When the Latin reading looks like
- * another script read as look-alikes (mayBeOtherScript), the lines with the most doubtful words are cut
- * out as one strip and read with each installed script's models (`readStrip`); when one of them reads
- * the strip clearly better (pickScript), the page is read again with it (`readPage`) and the more
- * confident reading kept. Latin pages stop at the first test, on the words already read.
+ * The page's reading to keep: first `read` with the Latin models (OCR_LANGUAGES). When that reading looks
+ * like another script read as look-alikes (mayBeOtherScript), the lines with the most doubtful words are
+ * cut out as one strip and read with each installed script's models; when one of them reads the strip
+ * clearly better (pickScript), the page (`pixels`) is read again with it and the more confident reading
+ * kept. Latin pages stop at the first test, on the words already read.
  */
-async function readInScript(
-  image: Canvas,
-  lines: OcrLine[],
-  readPage: (languages: readonly string[]) => Promise<OcrLine[]>,
-  readStrip: (pnm: Buffer, languages: readonly string[]) => Promise<OcrLine[]>,
-): Promise<OcrLine[]> {
+async function readInScript(image: Canvas, pixels: Buffer, read: (pnm: Buffer, languages: readonly string[]) => Promise<OcrLine[]>): Promise<OcrLine[]> {
+  const lines = await read(pixels, OCR_LANGUAGES);
   const scripts = availableScripts();
   const words = lines.flatMap((l) => l.words);
   if (scripts.length === 0 || !mayBeOtherScript(words)) return lines;
@@ -383,13 +374,13 @@ async function readInScript(
     picked.map((l) => l.bbox),
   );
   const others = [];
-  for (const s of scripts) others.push({ script: s.script, words: (await readStrip(strip, s.languages)).flatMap((l) => l.words) });
+  for (const s of scripts) others.push({ script: s.script, words: (await read(strip, s.languages)).flatMap((l) => l.words) });
   const script = pickScript(
     picked.flatMap((l) => l.words),
     others,
   );
   if (!script) return lines;
-  const again = await readPage(OTHER_SCRIPTS.find((s) => s.script === script)!.languages);
+  const again = await read(pixels, OTHER_SCRIPTS.find((s) => s.script === script)!.languages);
   return preferReading(words, again.flatMap((l) => l.words), script) ? again : lines;
 }
 
@@ -569,7 +560,7 @@ async function recognizeNative(image: Canvas, scale: number): Promise<OcrPage> {
     const slots = [0];
     try {
       const read = async (pnm: Buffer, languages: readonly string[]) => (await nativeReadPage(pnm, languages, PAGE_TIMEOUT_MS)) as OcrLine[];
-      const lines = await readInScript(image, await read(pixels, OCR_LANGUAGES), (languages) => read(pixels, languages), read);
+      const lines = await readInScript(image, pixels, read);
       const pending = pendingNumbers(lines);
       if (pending.length > 4 && spareNativeSlot()) slots.push(1);
       const crops = pending.map((p) => REREAD_HEIGHTS.map((h) => cropWord(image, p.crop, h)));

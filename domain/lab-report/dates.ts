@@ -23,6 +23,11 @@ const MONTHS: Record<string, number> = {
   dec: 12, december: 12, dez: 12, dezember: 12, decembre: 12,
 };
 
+/** A month's name or its abbreviation alone ("OCT", "Dez.", "mars"), as the dates below read them. */
+export function isMonthName(word: string): boolean {
+  return MONTHS[foldText(word).replace(/\.$/, '')] !== undefined;
+}
+
 const MONTH_WORD = String.raw`([a-z]{3,9})\.?`;
 // OCR may put a space before a four-digit year ("06/01/ 1942").
 const NUMERIC = /(?<!\d)(\d{1,4})([./-])(\d{1,2})\2(?: (?=\d{4}(?!\d)))?(\d{2,4})(?!\d)/;

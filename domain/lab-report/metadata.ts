@@ -4,7 +4,7 @@
  * collection and report dates, specimen/accession number. Several "label: value" pairs may share a
  * line; a row of labels may also sit above a row of values.
  */
-import { type DateOrder, parseDate } from './dates.js';
+import { type DateOrder, isMonthName, parseDate } from './dates.js';
 import { foldSameLength, foldText, squash } from './text.js';
 import { type ReportMetadata } from './types.js';
 import { splitByGivenNames } from './person-names.js';
@@ -52,8 +52,8 @@ const LABELS: LabelRule[] = [
   { field: 'lastName', re: /\b(last name|surname|family name|nachname|familienname|nom de famille|nom de naissance|nom d'usage)\b/ },
   { field: 'firstName', re: /\b(first names?|given names?|forenames?|vorname|prenoms?)\b/ },
   { field: 'fullName', re: /\b(patient(?:'s)? name|name of patient|patient\(?in\)?|nom du patient|nombre del paciente|prepared for|results for|report for|nama pasien|nama penderita)\b/ },
-  { field: 'collected', re: /\b(provetatt|provetakingsdato|provetaking|provtagningstid|provtagningsdatum|provtagen|data (?:i godz\. )?pobrania|data pobrania materialu|collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?|fecha de (?:extraccion|toma(?: de muestra)?|recogida)|data (?:del )?prelievo|numune alma tarihi|datum (?:a cas )?odberu|data recoltarii|provetagning(?:stid|sdato)?|provetaking|naytteenotto(?:aika)?|mintavetel(?: ideje)?|tgl\.? (?:sampling|pengambilan)|tanggal pengambilan)\b/ },
-  { field: 'reported', re: /\b(besvart|svardato|svarsdatum|svar utfardat|data wydania(?: wyniku)?|report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation|fecha de (?:informe|emision|validacion)|data (?:del )?referto|data di refertazione|onay tarihi|rapor tarihi|datum vydani|datum uvolneni|data validarii|data eliberarii|svardato|svar(?:et)? afgivet|vastaus valmis|vastausaika|leletezes|lelet datuma|tgl\.? hasil|tanggal hasil)\b/ },
+  { field: 'collected', re: /\b(provetatt|provetakingsdato|provtagningstid|provtagningsdatum|provtagen|data (?:i godz\. )?pobrania|data pobrania materialu|collection date(?: ?\/ ?time)?|date collected|collected(?: on| date)?|date of collection|specimen collected|date drawn|drawn|sample date|sampling date|entnahme(?:datum|zeit)?|abnahme(?:datum)?|probenentnahme|entnommen am|date de prelevement|date du prelevement|preleve le|prelevement(?: le| du)?|fecha de (?:extraccion|toma(?: de muestra)?|recogida)|data (?:del )?prelievo|numune alma tarihi|datum (?:a cas )?odberu|data recoltarii|provetagning(?:stid|sdato)?|provetaking|naytteenotto(?:aika)?|mintavetel(?: ideje)?|tgl\.? (?:sampling|pengambilan)|tanggal pengambilan)\b/ },
+  { field: 'reported', re: /\b(besvart|svarsdatum|svar utfardat|data wydania(?: wyniku)?|report(?:ed)? date|date reported|reported(?: on)?|date of report|final report date|result date|report printed|resulted(?: on)?|report released(?: on)?|released on|befunddatum|berichtsdatum|befundet am|befund vom|befundausgang|ausgangsdatum|date du compte rendu|date d'edition|edite le|(?:resultats )?valides? le|date de validation|fecha de (?:informe|emision|validacion)|data (?:del )?referto|data di refertazione|onay tarihi|rapor tarihi|datum vydani|datum uvolneni|data validarii|data eliberarii|svardato|svar(?:et)? afgivet|vastaus valmis|vastausaika|leletezes|lelet datuma|tgl\.? hasil|tanggal hasil)\b/ },
   { field: 'specimen', re: /\b(specimen (?:id|number|no\.?|#)|accession(?: number| no\.?| #|#)?|acc\.? ?#|sample (?:id|number|no\.?)|lab (?:no\.?|number|id|#)|requisition(?: number| no\.?| #)?|order (?:number|no\.?|#)|auftragsnummer|auftrags-?nr\.?|proben-?nr\.?|probennummer|labornummer|labor-?nr\.?|tagesnummer|n[°o] (?:de )?dossier|numero de dossier|dossier n[°o]|n[°o] d'echantillon|numero d'echantillon|n[°o] de demande|numero de demande|id echantillon|n[°o] de muestra|numero de muestra|n\. accettazione|numero (?:di )?accettazione|n\. campione|provnummer|provnr|labbnummer|nr zlecenia|numer zlecenia|kod zlecenia|barkod no|numune no|cislo zadanky|cislo vzorku|rekvisitionsnr\.?|rekvisitionsnummer|naytenumero|mintaszam|no\.? lab)/ },
   // Russian / Ukrainian and Greek labels (tested folded: lower case, no accents; Cyrillic and Greek have no \b).
   // "Ф.И.О." (фамилия, имя, отчество), "Пациент" and the Greek "Ονοματεπώνυμο" print the family name first;
@@ -211,10 +211,9 @@ function valueAfter(text: string, hit: LabelHit, next: LabelHit | undefined): st
   // "D.O.B.: 18-Apr-2000": the label's closing point and its colon both go.
   const chunks = raw.replace(/^\.?\s*[:;=.#-]?[\s.]*/, '').split(/\s{3,}|\t/);
   // "DOB:   OCT   27,1964": a month's name alone in its cell is a date's first part, its day and year in the next.
-  if (MONTH_NAME_ALONE.test(chunks[0]?.trim() ?? '') && /^\d{1,2}\b/.test(chunks[1]?.trim() ?? '')) return squash(`${chunks[0]} ${chunks[1]}`);
+  if (isMonthName(chunks[0]?.trim() ?? '') && /^\d{1,2}\b/.test(chunks[1]?.trim() ?? '')) return squash(`${chunks[0]} ${chunks[1]}`);
   return squash(chunks[0] ?? '');
 }
-const MONTH_NAME_ALONE = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
 
 /** True when the line carries a metadata label ("DOB:", "Patient:", "Geburtsdatum", "Page"…). */
 export function hasMetadataLabel(text: string): boolean {

@@ -193,15 +193,16 @@ const BARE_REFERENCE_LABEL = /^(reference|normal values?|reference values?)\s*:?
 const FIELD_LINE = /^([\p{L}][\p{L} ]{1,24}?)\s*:\s*(\S.*)$/u;
 const UNIT_KEY = /^(units?|unit of measure|uom|einheit|unite|unites|unidad|unidades|unita|eenheid|enhet)$/;
 const FLAG_KEY = /^(flags?|abnormal flag|result flag|interpretation|flag status)$/;
-/** How many other lines without a digit may stand inside such a block (a status, a comment) before it is over. */
-const FIELD_GAP = 2;
 /**
  * "Test: HbA1c (glycated haemoglobin)" then, a line or two under it, "Result: 5.4 %": a certificate's or a
  * single-test report's labelled name, which names the "Result" row under it as an exam heading does.
  */
 const TEST_NAME_LABEL = /^(?:test(?: name| performed)?|analyte|investigation|examination|parameter)\s*:\s*(\p{L}.{1,80})$/iu;
-/** How many lines without a digit (an explanation, a method) may stand between a result and its labelled range. */
-const LABELLED_RANGE_GAP = 2;
+/**
+ * How many lines without a digit (an explanation, a method, a status) may stand between a result and the
+ * labelled lines under it that complete it (its range, unit or flag).
+ */
+const LABELLED_LINES_GAP = 2;
 
 const INPUT_HEADING = /^(input|inputs|input values|entered values|operator input|patient input|eingaben?|eingabewerte|saisie|valeurs saisies)$/;
 
@@ -249,12 +250,13 @@ class ReportReader {
   readonly rangeLines = new Set<TextLine>();
   /** Lines read through their columns whose value is in doubt (rows.ts, lookAlikeOfPrevious): no other reading takes them. */
   readonly doubtedLines = new Set<TextLine>();
-  /** A result read without a range, while a labelled range line under it may still give it one. */
-  private awaitingRange: { row: RowCandidate; result: ParsedResult; gap: number } | undefined;
+  /**
+   * The last result read, while labelled lines under it ("Reference range: …", "Units: …", "Flag: …") may still
+   * complete it: up to LABELLED_LINES_GAP other lines without a digit (labelledRange, labelledField).
+   */
+  private completing: { row: RowCandidate; result: ParsedResult; gap: number } | undefined;
   /** The line before was a range label alone ("Valores de referência:"), its range to come on this line. */
   private rangeLabelAbove = false;
-  /** The result of a key-value block, while its "Units:" and "Flag:" lines may follow (labelledField). */
-  private fieldsOf: { row: RowCandidate; result: ParsedResult; gap: number } | undefined;
   /** The result the last line gave, while the lines after it may continue its range. */
   private lastRow: { row: RowCandidate; result: ParsedResult } | undefined;
   /** A transposed table being read (transposed.ts), and its page. */
@@ -339,8 +341,7 @@ class ReportReader {
       const taken = several.filter((r) => this.accept(r, pl.page));
       taken.forEach(() => this.sources.push(pl.line));
       this.lastRow = undefined;
-      this.awaitingRange = undefined;
-      this.fieldsOf = undefined;
+      this.completing = undefined;
       if (taken.length > 0) return;
     }
     const row = pl.line.text.includes(UNREADABLE) ? readAroundUnreadable(pl.line, opts) : (parseRow(pl.line, opts) ?? leadingResult(pl.line, (part) => parseRow(part, opts)));
@@ -348,13 +349,11 @@ class ReportReader {
       this.sources.push(pl.line);
       const result = this.results.at(-1)!;
       this.lastRow = { row, result };
-      this.awaitingRange = result.reference_range_text ? undefined : { row, result, gap: 0 };
-      this.fieldsOf = { row, result, gap: 0 };
+      this.completing = { row, result, gap: 0 };
       return;
     }
     this.lastRow = undefined;
-    if (this.fieldsOf && (/\d/.test(pl.line.text) || ++this.fieldsOf.gap > FIELD_GAP)) this.fieldsOf = undefined;
-    if (this.awaitingRange && (/\d/.test(pl.line.text) || ++this.awaitingRange.gap > LABELLED_RANGE_GAP)) this.awaitingRange = undefined;
+    if (this.completing && (/\d/.test(pl.line.text) || ++this.completing.gap > LABELLED_LINES_GAP)) this.completing = undefined;
     this.notAResult(withoutMarks(pl.line));
   }
 
@@ -362,12 +361,12 @@ class ReportReader {
    * "Glucosa  61 *  mg/dL" then "Valores de referencia: 70 - 100" on the line under it, or "Vitamin D
    * 72 ng/mL", a line of explanation, then "Optimal range: 40 – 80": a line that is only a range label and
    * a range gives its range to the result above it when that result has none, and is itself no result.
-   * Up to LABELLED_RANGE_GAP lines without a digit may stand between them.
+   * Up to LABELLED_LINES_GAP lines without a digit may stand between them.
    */
   private labelledRange(line: TextLine, ocr: boolean): boolean {
     const labelAbove = this.rangeLabelAbove;
     this.rangeLabelAbove = false;
-    const waiting = this.awaitingRange;
+    const waiting = this.completing;
     if (!waiting || waiting.result.reference_range_text) return false;
     const raw = squash(lineText(ocr ? withoutTrailingMarks(line) : line));
     const at = raw.search(/[\d<>≤≥]/);
@@ -392,7 +391,6 @@ class ReportReader {
     const { result, row } = waiting;
     if (unit && !result.units) result.units = unit;
     giveRange(result, row, range);
-    this.awaitingRange = undefined;
     this.lastRow = undefined;
     this.rangeLines.add(line);
     return true;
@@ -401,14 +399,14 @@ class ReportReader {
   /**
    * "Units: mg/dL" and "Flag: High" on lines of their own under a result ("Test: Glucose", "Result: 104"): the
    * result's unit, when it has none, and its flag, which judges it (with the range it has or gets later). Such a
-   * line is no result. Up to FIELD_GAP other lines without a digit may stand between them and the result.
+   * line is no result. Up to LABELLED_LINES_GAP other lines without a digit may stand between them and the result.
    */
   private labelledField(line: TextLine): boolean {
-    const block = this.fieldsOf;
+    const block = this.completing;
     if (!block) return false;
     const m = FIELD_LINE.exec(squash(lineText(line)));
     if (!m) return false;
-    const key = foldText(m[1]!).toLowerCase().trim();
+    const key = foldText(m[1]!).trim();
     const value = m[2]!.trim();
     const { row, result } = block;
     if (UNIT_KEY.test(key)) {

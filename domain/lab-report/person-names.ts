@@ -7,6 +7,8 @@
  * and the commonest East Asian family names, which are written first), not any one document's names.
  */
 
+import { foldText } from './text.js';
+
 const GIVEN = new Set(
   `
   aaron abdul adam adrian adriana agnes agustin ahmad ahmed aisha alan albert alberto aleksandra alessandro alessandra
@@ -56,12 +58,8 @@ const EAST_ASIAN_FAMILY = new Set(
 /** Given names that are common family names too ("Kayden Thomas"): two mixed-case words ending in one are left to the caller. */
 const ALSO_FAMILY = new Set(['allen', 'francis', 'george', 'grace', 'henry', 'james', 'john', 'lewis', 'martin', 'paul', 'rose', 'scott', 'thomas', 'william']);
 
-const fold = (w: string): string =>
-  w
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[.']/g, '');
+/** A word as the lists hold it: folded (lower case, no accents) and without points or apostrophes ("O'Neil", "Ma."). */
+const fold = (w: string): string => foldText(w).replace(/[.']/g, '');
 
 /** A common given name; a hyphenated one ("Jean-Pierre", "MARIE-CLAIRE") when each part is. */
 export function isGivenName(word: string): boolean {
