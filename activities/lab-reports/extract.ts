@@ -132,6 +132,8 @@ async function extractPdf(bytes: Uint8Array, options: ExtractOptions): Promise<E
   }
 }
 
+const FIELD_SEPARATOR = /^\s*[;|¦]\s*$/;
+
 interface Piece {
   text: string;
   x: number;
@@ -166,8 +168,11 @@ async function textLayerLines(page: PDFPageProxy): Promise<TextLine[]> {
     for (const p of row) {
       const last = cells.at(-1);
       const gap = last ? p.x - last.right : Infinity;
-      // Pieces closer than ~half an em belong to one cell (a word split into runs, or words of a phrase).
-      if (last && gap < 0.6 * p.size) {
+      // Pieces closer than ~half an em belong to one cell (a word split into runs, or words of a phrase);
+      // a monospaced font's one space is 0.6 em exactly (Courier), so the bound sits just above it, except
+      // beside a lone field separator (";", "|" of a delimited export), which keeps its fields apart.
+      const bound = last && (FIELD_SEPARATOR.test(last.text) || FIELD_SEPARATOR.test(p.text)) ? 0.6 : 0.62;
+      if (last && gap < bound * p.size) {
         last.text += (gap > 0.15 * p.size && !last.text.endsWith(' ') && !p.text.startsWith(' ') ? ' ' : '') + p.text;
         last.right = Math.max(last.right, p.right);
       } else {

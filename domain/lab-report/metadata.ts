@@ -555,7 +555,8 @@ function looksLikePerson(text: string): boolean {
 
 /** A labelled lab value, cut before an address or a "·"-separated tail ("Quest, 123 Main St"). */
 function cleanLabValue(value: string): string {
-  return squash(value.split(/\s+[·|•]\s+|,\s*(?=\d)/)[0] ?? '');
+  // A station or site number in brackets after the name ("VA PUGET SOUND HEALTH CARE SYSTEM [663]") is not part of it.
+  return squash(value.split(/\s+[·|•]\s+|,\s*(?=\d)/)[0] ?? '').replace(/\s*[[(]\s*[A-Z]{0,3}\d[\dA-Z-]*\s*[\])]$/, '');
 }
 
 /**

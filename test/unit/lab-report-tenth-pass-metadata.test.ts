@@ -52,3 +52,13 @@ describe('names: separate labels, a sentence, a letterhead with a title', () => 
     expect(extractMetadata(lines('St.   Vincent   Regional Medical Center Laboratory   FINAL   REPORT', 'Patient:   GREENE, TIFFANY')).lab_name).toBe('St. Vincent Regional Medical Center Laboratory');
   });
 });
+
+describe('a lab labelled with its station number', () => {
+  it('"Reporting Lab: VA PUGET SOUND HEALTH CARE SYSTEM [663]" names the lab without the number in brackets', () => {
+    const m = extractMetadata(lines('LAB RESULTS - INTERIM REPORT', 'Reporting Lab: VA PUGET SOUND HEALTH CARE SYSTEM [663]'));
+    expect(m.lab_name).toBe('VA PUGET SOUND HEALTH CARE SYSTEM');
+  });
+  it('negative: words in brackets stay ("Northgate Laboratory (Pathology)")', () => {
+    expect(extractMetadata(lines('Performing Lab: Northgate Laboratory (Pathology)')).lab_name).toBe('Northgate Laboratory (Pathology)');
+  });
+});

@@ -83,6 +83,27 @@ describe('PDF text layer extraction', () => {
     expect(ys).toEqual([...ys].sort((a, b) => a - b));
   });
 
+  it('keeps a monospaced print\'s words at one space in one cell, its columns and delimited fields apart', async () => {
+    const doc = new PDFDocument({ size: 'LETTER' });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
+    doc.font('Courier').fontSize(8);
+    doc.text('Reporting Lab: VA PUGET SOUND HEALTH CARE SYSTEM [663]', 36, 60, { lineBreak: false });
+    doc.text(`${'05/18/2024 08:54'.padEnd(18)}${'CHEM7'.padEnd(7)}${'UREA NITROGEN'.padEnd(23)}${'17'.padEnd(11)}${'mg/dL'.padEnd(8)}7-20`, 36, 80, { lineBreak: false });
+    doc.text('GLU  ; Glucose, fasting ; 5.2 ; mmol/L ; 3.9-5.5 ;', 36, 100, { lineBreak: false });
+    doc.end();
+    const result = await extractText(await done, 'application/pdf');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const cells = result.pages[0]!.lines.map((l) => l.cells!.map((c) => c.text));
+    expect(cells[0]).toEqual(['Reporting Lab: VA PUGET SOUND HEALTH CARE SYSTEM [663]']);
+    expect(cells[1]).toEqual(['05/18/2024 08:54', 'CHEM7', 'UREA NITROGEN', '17', 'mg/dL', '7-20']);
+    // A lone ";" between fields is never glued to the field after it.
+    expect(cells[2]!.some((c) => /^;\s*3\.9-5\.5$/.test(c))).toBe(false);
+    expect(cells[2]).toContain('3.9-5.5');
+  });
+
   it('fails encrypted, damaged and over-long PDFs as invalid_input', async () => {
     const encrypted = await extractText(await samplePdf({ userPassword: 'pw' }), 'application/pdf');
     expect(encrypted).toMatchObject({ ok: false, reason: 'invalid_input', detail: expect.stringMatching(/encrypted/) });
