@@ -164,3 +164,25 @@ function nearestLongName(name: string): string | undefined {
   if (rival && rival.cost - best.cost < 1) return undefined;
   return best.name;
 }
+
+// ---------- labels ----------
+
+/**
+ * "Valores de refcréncin", "Descjével": a label OCR misread in a few letters is the one of `phrases` (folded,
+ * lower case) it is within LONG_SHARE look-alike misreadings of (at least one edit, spaces kept), when no other
+ * phrase is as near. Labels of eight letters or more only; `text` is returned folded as it came otherwise.
+ */
+export function nearestLabel(text: string, phrases: readonly string[]): string {
+  const folded = fold(text).replace(/\s+/g, ' ').trim();
+  if (folded.replace(/[^a-z]/g, '').length < 8) return folded;
+  let best: { phrase: string; cost: number } | undefined;
+  let tie = false;
+  for (const phrase of phrases) {
+    const max = Math.max(1, LONG_SHARE * phrase.length);
+    const cost = shapeDistance(folded, phrase, max + 1);
+    if (cost > max) continue;
+    if (!best || cost < best.cost) [best, tie] = [{ phrase, cost }, false];
+    else if (cost === best.cost && phrase !== best.phrase) tie = true;
+  }
+  return best && !tie ? best.phrase : folded;
+}

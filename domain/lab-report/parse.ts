@@ -20,7 +20,7 @@ import { readHl7Segments } from './hl7.js';
 import { interpret } from './interpret.js';
 import { headingUnit, isPanelHeading, panelTitle } from './panels.js';
 import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge, rangeForSex, sexOfRange } from './ranges.js';
-import { garbledOcrName, repairOcrName } from './ocr-names.js';
+import { garbledOcrName, nearestLabel, repairOcrName } from './ocr-names.js';
 import { withRecoveredReadings } from './ocr-recover.js';
 import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
@@ -184,6 +184,8 @@ const BOUND_THEN_SPAN = /^[<>≤≥]\s*\d[\d.,]*\s*[-–—]\s*\d[\d.,]*(?:\s+\S
  * only a range label and a range (the label as RANGE_LABEL reads it, optionally followed by "range").
  */
 const LABELLED_RANGE_LABEL = /^(desejavel|deseable|desirable|optimal|otimo|optimo|ideal|valores? de referencia|intervalo de referencia|reference (range|interval)|referenzbereich|valeurs? de reference|normal range|ref\.? range|protective (?:antibody )?level|cut-?off(?: value)?|reference|normal values?|reference values?)( range)?\s*:?$/;
+/** The labels LABELLED_RANGE_LABEL reads, spelled out: an OCR-misread label is matched to its nearest (ocr-names.ts). */
+const RANGE_LABEL_PHRASES = ['desejavel', 'deseable', 'desirable', 'valores de referencia', 'valor de referencia', 'intervalo de referencia', 'reference range', 'reference interval', 'referenzbereich', 'valeurs de reference', 'valeur de reference', 'normal range', 'protective level', 'protective antibody level', 'cut-off value', 'reference', 'normal values', 'reference values'];
 /** A bare "Reference:" also heads accession and order numbers: its range never holds a run of five digits. */
 const BARE_REFERENCE_LABEL = /^(reference|normal values?|reference values?)\s*:?$/;
 /**
@@ -370,8 +372,13 @@ class ReportReader {
     if (!waiting || waiting.result.reference_range_text) return false;
     const raw = squash(lineText(ocr ? withoutTrailingMarks(line) : line));
     const at = raw.search(/[\d<>≤≥]/);
+    // From OCR a label may come misread in a letter or two ("Valores de refcréncin:"): its nearest label is read.
+    const labelOf = (text: string) => {
+      const folded = foldText(text).toLowerCase().trim();
+      return ocr && !LABELLED_RANGE_LABEL.test(folded) ? nearestLabel(folded.replace(/^[^\p{L}]+|[\s:;.]+$/gu, ''), RANGE_LABEL_PHRASES) : folded;
+    };
     // "Valores de referência:" alone on its line, the range on the next ("70 a 99 mg/dL"): the label waits for it.
-    if (at < 0 && LABELLED_RANGE_LABEL.test(foldText(raw).toLowerCase().trim()) && /:\s*$/.test(raw)) {
+    if (at < 0 && LABELLED_RANGE_LABEL.test(labelOf(raw)) && /[:;]\s*$/.test(raw)) {
       this.rangeLabelAbove = true;
       this.rangeLines.add(line);
       return true;
@@ -379,15 +386,15 @@ class ReportReader {
     if (at < 0 || (at === 0 && !labelAbove)) return false;
     // Under a lone label the range may carry its own ("Desejável: inferior a 190 mg/dL"): what follows its colon.
     const own = labelAbove ? /^([^:\d]{2,30}):\s*(.+)$/.exec(raw) : null;
-    const ownLabel = own ? LABELLED_RANGE_LABEL.test(foldText(own[1]!).toLowerCase().trim()) : false;
-    const label = foldText(raw.slice(0, at)).toLowerCase().trim();
+    const ownLabel = own ? LABELLED_RANGE_LABEL.test(labelOf(own[1]!)) : false;
+    const label = labelOf(raw.slice(0, at));
     if (at > 0 && !ownLabel && !LABELLED_RANGE_LABEL.test(label)) return false;
     // "Reference range: 80 - 100 fL": a unit after the range is the result's unit, not part of the range.
     const words = (ownLabel ? own![2]! : raw.slice(at)).trim().split(' ');
     const unit = words.length > 1 && isUnitToken(words.at(-1)!) ? words.pop() : undefined;
     const range = parseRange(words.join(' '), this.decimalComma) ?? (ocr ? spanWithoutDash(words, this.decimalComma) : undefined);
     if (!range || (range.min === undefined && range.max === undefined)) return false;
-    if (BARE_REFERENCE_LABEL.test(ownLabel ? foldText(own![1]!).toLowerCase().trim() : label) && /\d{5,}/.test(range.text)) return false;
+    if (BARE_REFERENCE_LABEL.test(ownLabel ? labelOf(own![1]!) : label) && /\d{5,}/.test(range.text)) return false;
     const { result, row } = waiting;
     if (unit && !result.units) result.units = unit;
     giveRange(result, row, range);
