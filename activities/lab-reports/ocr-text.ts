@@ -54,6 +54,8 @@ const LOOK_ALIKES: [string, string[]][] = [
   ['V', ['l/']],
   ['t', ['/']],
   ['0', ['o']],
+  // "GA", "mmolA": a slash and an ell run together into an A.
+  ['A', ['/l']],
 ];
 
 /**

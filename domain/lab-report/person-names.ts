@@ -37,6 +37,8 @@ const GIVEN = new Set(
   walter werner william wolfgang xavier yolanda yvonne zoe
   abdullah amal fatma faisal hamza hassan huda hussein ibrahim ismail khaled khalid layla leila mariam maryam mohamed
   mohammed muhammad mustafa nasser noor noura omar rashid reem saeed salma sultan tariq yasmin yousef youssef zainab
+  alois anja birgit brigitte christa doris elfriede elke erich gertrud gudrun heike herbert hildegard horst ingeborg
+  johannes jutta kurt leopold manfred rainer renate silke sonja tanja theresa ulrike uwe veronika waltraud
   amit anil anjali arjun deepak kavita neha pooja priya rahul raj rajesh ramesh ravi sanjay sunil sunita suresh vijay vikram
   `
     .split(/\s+/)

@@ -21,7 +21,8 @@ export interface Token {
 
 const N = NUMBER_SOURCE;
 // A number must end at a space, the end, a percent sign, a flag letter or a star: "25-OH" and "B12" are words.
-const END = String.raw`(?=\s|$|%|[*!,;)\]]|(?:HH|LL|H|L)(?:\s|$))`;
+// A comma ends it only when no digit follows ("0,77-" is a decimal comma's number and a sign, not "0").
+const END = String.raw`(?=\s|$|%|[*!;)\]]|,(?!\d)|(?:HH|LL|H|L)(?:\s|$))`;
 // Words that introduce an inline reference range: "normal range", "Ref:", "Referenzbereich", "VN:".
 const RANGE_LABEL = new RegExp(
   String.raw`[\[(]?\s*(?:` +

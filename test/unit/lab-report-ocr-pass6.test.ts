@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { repairUnit } from '../../activities/lab-reports/ocr-text.js';
 import { nearestLabel } from '../../domain/lab-report/ocr-names.js';
+import { splitByGivenNames } from '../../domain/lab-report/person-names.js';
+import { tokenize } from '../../domain/lab-report/tokens.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
 
@@ -11,6 +14,7 @@ import { type ExtractedPage, type ParsedResult, type TextLine } from '../../doma
 const cells = (y: number, ...parts: [number, string][]): TextLine => ({ text: parts.map(([, t]) => t).join(' '), y, cells: parts.map(([x, t]) => ({ x, text: t })) });
 const page = (lines: TextLine[], source: 'ocr' | 'text_layer'): ExtractedPage => ({ page: 1, lines, source, ...(source === 'ocr' ? { ocrConfidence: 60 } : {}) });
 const parse = (lines: TextLine[], source: 'ocr' | 'text_layer' = 'ocr') => parseLabReport([page(lines, source)], { currentYear: 2025 }).results;
+const row = (y: number, ...texts: string[]) => cells(y, ...texts.map((t, i) => [40 + i * 120, t] as [number, string]));
 const byName = (results: ParsedResult[], name: string): ParsedResult | undefined => results.find((x) => x.test_name.toLowerCase() === name.toLowerCase());
 
 const PHRASES = ['valores de referencia', 'intervalo de referencia', 'desejavel', 'reference range', 'referenzbereich'];
@@ -49,5 +53,35 @@ describe('an exam block whose range label OCR misread', () => {
     const r = byName(parse(block('Valores de ferritina:')), 'Ureia');
     expect(r?.value).toBe('27');
     expect(r?.reference_range_text ?? '').toBe('');
+  });
+});
+
+describe('a decimal comma\'s number with a sign glued after it (tokens.ts)', () => {
+  it('"0,77-" is the number 0,77 and a sign, not "0" and a word', () => {
+    expect(tokenize('0,77-', 0).map((t) => t.text)).toEqual(['0,77-']);
+    const [r] = parse([row(100, 'Kreatinin', '0,77-', 'mg/dl', '0,50 - 0,90')]);
+    expect(r).toMatchObject({ test_name: 'Kreatinin', value: '0.77' });
+  });
+  it('negative: a comma followed by a space still ends a number ("5.2, repeated")', () => {
+    expect(tokenize('5.2, repeated', 0)[0]).toMatchObject({ kind: 'num', text: '5.2' });
+  });
+});
+
+describe('a slash and an ell read as one "A" in a unit (ocr-text.ts, repairUnit)', () => {
+  it('"GA", "TA", "mmolA" are G/l, T/l, mmol/l', () => {
+    expect(repairUnit('GA')).toBe('G/l');
+    expect(repairUnit('TA')).toBe('T/l');
+    expect(repairUnit('mmolA')).toBe('mmol/l');
+  });
+  it('negative: a word with an A that no swap makes a unit stays ("IgA", "HbA")', () => {
+    expect(repairUnit('IgA')).toBe('IgA');
+    expect(repairUnit('HbA')).toBe('HbA');
+  });
+});
+
+describe('German given names decide the order of a name with no cue (person-names.ts)', () => {
+  it('"Leitner Veronika" is family name first', () => {
+    expect(splitByGivenNames(['Leitner', 'Veronika'])).toEqual({ first: 'Veronika', last: 'Leitner' });
+    expect(splitByGivenNames(['HOFER', 'ULRIKE'])).toEqual({ first: 'ULRIKE', last: 'HOFER' });
   });
 });
