@@ -21,6 +21,8 @@ export function cleanWord(raw: string): string {
   w = leadingPoint ? w.replace(/[„“”‘’‚‛`´'"°^~«»·•…]+$/g, '') : w.replace(STRAY, '');
   // Braces are bracket misreadings next to a number: "{150 - 400)" → "(150 - 400)".
   w = w.replace(/^\{(?=[\d<>.,-])/, '(').replace(/(?<=[\d.,%])\}$/, ')');
+  // A speck between a number and the star or mark flagging it ("11,3°*"): the speck goes, the flag stays.
+  w = w.replace(/(?<=\d)[„“”‘’‚‛`´'"°^~]+(?=[*!]+$)/, '');
   // A number closed by a stray comma or point ("5.01,", "98."): the mark is not part of it.
   w = w.replace(/^([<>]?\d+(?:[.,]\d+)?)[.,:;]$/, '$1');
   w = singleSeparators(w);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repairUnit } from '../../activities/lab-reports/ocr-text.js';
+import { cleanWord, repairUnit } from '../../activities/lab-reports/ocr-text.js';
 import { nearestLabel } from '../../domain/lab-report/ocr-names.js';
 import { splitByGivenNames } from '../../domain/lab-report/person-names.js';
 import { tokenize } from '../../domain/lab-report/tokens.js';
@@ -83,5 +83,16 @@ describe('German given names decide the order of a name with no cue (person-name
   it('"Leitner Veronika" is family name first', () => {
     expect(splitByGivenNames(['Leitner', 'Veronika'])).toEqual({ first: 'Veronika', last: 'Leitner' });
     expect(splitByGivenNames(['HOFER', 'ULRIKE'])).toEqual({ first: 'ULRIKE', last: 'HOFER' });
+  });
+});
+
+describe('a speck between a number and its flag mark (ocr-text.ts, cleanWord)', () => {
+  it('"11,3°*" is "11,3*"', () => {
+    expect(cleanWord('11,3°*')).toBe('11,3*');
+    expect(cleanWord("145'*")).toBe('145*');
+  });
+  it('negative: a raised exponent inside a unit stays ("10°9/L"), and so does a number with no flag mark', () => {
+    expect(cleanWord('10°9/L')).toBe('10°9/L');
+    expect(cleanWord('5.4')).toBe('5.4');
   });
 });
