@@ -586,6 +586,16 @@ export function ageInDays(dob: string, at: string | undefined): number | undefin
   return Number.isNaN(from) || Number.isNaN(to) || to < from ? undefined : (to - from) / 86_400_000;
 }
 
+/**
+ * "Taylor, Susan DOB 12/11/1951 Collected 05/27/2025", "Linda Rodriguez - DOB: 04/03/1949": OCR joins fields its
+ * gaps were too narrow to split into one cell. A birth-date, date or sex label inside a cell (after a space, or a
+ * dash or bar between spaces) opens a cell of its own, as a printed column gap would, so the name before it stands alone.
+ */
+const INLINE_LABEL = /\s+(?:[-–|·]\s+)?(?=(?:DOB|D\.O\.B\.?|Date of birth|Birth date|Collected|Reported|Received|Sex|Gender)\b)/gi;
+function withLabelGaps(text: string): string {
+  return text.replace(INLINE_LABEL, '   ');
+}
+
 export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {}): ParsedReport {
   const ordered = readHl7Segments([...pages].sort((a, b) => a.page - b.page));
   const lines: PageLine[] = ordered.flatMap((p) => p.lines.map((line, index) => ({ page: p.page, line, index, count: p.lines.length })));
@@ -595,7 +605,9 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
 
   const ocrPages = new Set(ordered.filter((p) => p.source === 'ocr').map((p) => p.page));
   const decimalComma = usesDecimalComma(allText, language);
-  const metaLines: MetadataLine[] = lines.filter((l) => !detectHeader(l.line)).map((l) => ({ text: lineText(withoutMarks(l.line)), page: l.page }));
+  const metaLines: MetadataLine[] = lines
+    .filter((l) => !detectHeader(l.line))
+    .map((l) => ({ text: ocrPages.has(l.page) ? withLabelGaps(lineText(withoutMarks(l.line))) : lineText(withoutMarks(l.line)), page: l.page }));
   const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
   const sex = patientSex(metaLines);
   const reader = new ReportReader(decimalComma, ocrPages, ageInDays(metadata.dob, metadata.date_collected || metadata.date_reported), sex);

@@ -96,3 +96,15 @@ describe('a speck between a number and its flag mark (ocr-text.ts, cleanWord)', 
     expect(cleanWord('5.4')).toBe('5.4');
   });
 });
+
+describe('a name OCR joined with the birth-date label after it (parse.ts, withLabelGaps)', () => {
+  const meta = (texts: string[], source: 'ocr' | 'text_layer' = 'ocr') =>
+    parseLabReport([page(texts.map((t, i) => cells(60 + i * 20, [40, t])), source)], { currentYear: 2025 }).metadata;
+  it('"Taylor, Susan DOB 12/11/1951 Collected …" and "Linda Rodriguez - DOB: 04/03/1949" name the patient', () => {
+    expect(meta(['Meadowbrook Reference Laboratory', 'Taylor, Susan DOB 12/11/1951 Collected 05/27/2025 Reported 05/29/2025'])).toMatchObject({ patient_first_name: 'Susan', patient_last_name: 'Taylor' });
+    expect(meta(['Test Results', 'Linda Rodriguez - DOB: 04/03/1949'])).toMatchObject({ patient_first_name: 'Linda', patient_last_name: 'Rodriguez' });
+  });
+  it('negative: a sentence with no label after the words is no name', () => {
+    expect(meta(['Test Results', 'Fasting specimen received late'])).toMatchObject({ patient_first_name: '', patient_last_name: '' });
+  });
+});
