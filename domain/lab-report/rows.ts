@@ -214,6 +214,8 @@ function fieldsOf(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean)
         // "139 mmol/L 134-144 158 High": a flag right after another number is that number's (a previous result's).
         const prev = tokens[i - 1];
         if (i - 1 !== f.valueIndex && (prev?.kind === 'num' || prev?.kind === 'pct')) break;
+        // From OCR, a lone lower-case "a", "b" or "c" is a speck read as a letter: labs print such flags in capitals.
+        if (opts.ocr && /^[abc]$/.test(t.text)) break;
         const flag = parseFlag(t.text);
         const afterValue = i > f.valueIndex;
         if (flag && !f.flag && (afterValue || !isAmbiguousFlag(t.text))) f.flag = flag;

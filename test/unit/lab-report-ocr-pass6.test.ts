@@ -108,3 +108,14 @@ describe('a name OCR joined with the birth-date label after it (parse.ts, withLa
     expect(meta(['Test Results', 'Fasting specimen received late'])).toMatchObject({ patient_first_name: '', patient_last_name: '' });
   });
 });
+
+describe('a lone lower-case letter after an OCR row is a speck, not a flag (rows.ts)', () => {
+  it('"a" at the row\'s end does not flag 40,9 inside 36,0 - 48,0', () => {
+    const [r] = parse([row(100, 'Hämatokrit', '40,9', '%', '36,0 - 48,0', 'a')]);
+    expect(r).toMatchObject({ value: '40.9', interpretation: 'normal' });
+  });
+  it('negative: a capital "A" is still a flag, and text-layer rows keep a lower-case one', () => {
+    expect(parse([row(100, 'Hämatokrit', '40,9', '%', '36,0 - 48,0', 'A')])[0]?.interpretation).toBe('abnormal');
+    expect(parse([row(100, 'Hämatokrit', '40,9', '%', '36,0 - 48,0', 'a')], 'text_layer')[0]?.interpretation).toBe('abnormal');
+  });
+});
