@@ -165,6 +165,14 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['gulf-critical', 2, 1, []],
   ['austrian-prev', 2, 0, ['png']],
   ['kv-blocks', 2, 1, []],
+  // Issue 14, thirteenth pass (thirteenth-a): three more (a Croatian KBC "Laboratorijski nalaz" with "Prezime i
+  // ime: HORVAT IVAN", OIB, decimal commas and ↑ / ↓ in a narrow column, a Vietnamese hospital sheet printed
+  // without diacritics with bilingual column headings, the year of birth only and abnormal results in bold
+  // without a flag, a US urgent-care EHR printout with the unit in brackets after each test's name and a
+  // Normal / Low / High word column), measured the same way.
+  ['croatian', 2, 0, ['png']],
+  ['vietnamese', 2, 1, []],
+  ['unit-in-name', 2, 0, ['pdf']],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);
