@@ -310,10 +310,26 @@ export function matchLoinc(name: string, options: MatchOptions = {}): LoincMatch
   let found = remembered.get(key);
   if (!found) {
     if (remembered.size >= REMEMBERED_MAX) remembered.clear();
-    found = rankLoinc(name, options);
+    found = withBracketedName(name, options, rankLoinc(name, options));
     remembered.set(key, found);
   }
   return found.map((m) => ({ ...m, ...(m.aliases ? { aliases: [...m.aliases] } : {}) }));
+}
+
+/** Below this, a name's own match is weak enough that the name in its brackets is asked too. */
+const WEAK_MATCH = 0.5;
+
+/**
+ * "So luong bach cau (WBC)", "Huyet sac to (HGB)", "Duong huyet (Glucose)": a name in a language the table does
+ * not hold, with the test's abbreviation or English name in brackets after it. When the whole name matches
+ * weakly or not at all, the bracket's text is matched on its own, and its matches are taken if they score higher.
+ */
+function withBracketedName(name: string, options: MatchOptions, whole: LoincMatch[]): LoincMatch[] {
+  if ((whole[0]?.confidence_score ?? 0) >= WEAK_MATCH) return whole;
+  const inner = /\(([^()]{2,40})\)\s*$/.exec(name)?.[1]?.trim();
+  if (!inner || !/\p{L}{2}/u.test(inner) || inner === name.trim()) return whole;
+  const own = rankLoinc(inner, options);
+  return (own[0]?.confidence_score ?? 0) > (whole[0]?.confidence_score ?? 0) ? own : whole;
 }
 
 const REMEMBERED_MAX = 20_000;

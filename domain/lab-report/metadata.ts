@@ -67,6 +67,15 @@ const LABELS: LabelRule[] = [
   { field: 'reported', re: /(?<![\p{L}\d])(дата выдачи(?: результата)?|дата выполнения|дата видачі|ημ(?:ερομηνια|\/νια|\.)? ?εκδοσησ)(?![\p{L}])/u },
   { field: 'specimen', re: /(?<![\p{L}\d])(инз|№ ?заказа|номер заказа|номер образца|αρ\.? ?πρωτοκολλου|αριθμοσ πρωτοκολλου)(?![\p{L}])/u, needsSeparator: true },
   { field: 'other', re: /(?<![\p{L}\d])(пол|стать|возраст|вік|врач|лечащий врач|отделение|телефон|φυλο|ηλικια|ιατροσ|παραπεμπων ιατροσ|τηλ\.?)(?![\p{L}])/u, needsSeparator: true },
+  // Croatian, Serbian, Bosnian and Slovenian labels ("Datum rođenja", "Datum uzorkovanja", "Broj uzorka"), and
+  // Vietnamese ones, printed with or without their accents ("Họ tên" / "Ho ten": the family name first, as
+  // Vietnamese names are written; "Năm sinh", the year of birth alone, is no birth date).
+  { field: 'dob', re: /\b(datum rodenja|datum rojstva|ngay sinh|ngay thang nam sinh)\b/ },
+  { field: 'collected', re: /\b(datum (?:i vrijeme )?(?:uzorkovanja|vadenja(?: krvi)?|prijema uzorka)|datum odvzema|(?:thoi gian|ngay) lay mau)\b/ },
+  { field: 'reported', re: /\b(datum (?:izdavanja|izdaje)(?: nalaza)?|(?:thoi gian|ngay) tra ket qua)\b/ },
+  { field: 'specimen', re: /\b(broj uzorka|broj nalaza|st\. vzorca|so phieu)\b/, needsSeparator: true },
+  { field: 'lastFirst', re: /\b(ho (?:va )?ten(?: benh nhan)?|ten benh nhan)\b/, needsSeparator: true },
+  { field: 'other', re: /\b(spol|oib|mbo|uputio|nam sinh|gioi tinh|dia chi|bac si chi dinh|chan doan|khoa\/phong|ma bn)\b/, needsSeparator: true },
   // "geb." alone may also mean "née" (a maiden name), so it needs a ':' or a column gap after it.
   { field: 'dob', re: /\bgeb\.?(?: am)?(?![a-z])/, needsSeparator: true },
   // Bare "Specimen" / "Sample" / "Dossier" / "Lab Ref" label an identifier only when one follows (see record).
@@ -495,7 +504,7 @@ function bannerName(lines: MetadataLine[]): string | undefined {
 
 /** Words naming a laboratory or the institution it belongs to (tested on folded text). */
 const LAB_WORDS =
-  /\b(pharmac\w*|lab\w*|\w*labs?|laborator\w*|bio(?:log|lab|med|scien|group|path)\w*|diagnost\w*|patholog\w*|toxicolog\w*|hospital\w*|hopital\w*|krankenhaus|hastane\w*|nemocnic\w*|\w*klinik\w*|klinisk\w*|clinic\w*|\w*sjukhus\w*|\w*sykehus\w*|\w*ziekenhuis|ospedal\w*|szpital\w*|korhaz\w*|\w*spital\w*|\w*sairaala\w*|rumah sakit|clinical|medical|medizin\w*|health\w*|sciences?|institut\w*|\w*praxis|centre|center|zentrum|mvz|lbm|quest|eurofins|cerba\w*|sonic|limbach|amedes|inovie|unilabs|synlab)\b/;
+  /\b(pharmac\w*|lab\w*|\w*labs?|laborator\w*|bio(?:log|lab|med|scien|group|path)\w*|diagnost\w*|patholog\w*|toxicolog\w*|hospital\w*|hopital\w*|krankenhaus|hastane\w*|nemocnic\w*|\w*klinik\w*|klinisk\w*|clinic\w*|\w*sjukhus\w*|\w*sykehus\w*|\w*ziekenhuis|ospedal\w*|szpital\w*|korhaz\w*|\w*spital\w*|\w*sairaala\w*|rumah sakit|benh vien|\w*bolnic\w*|bolnisnic\w*|kbc|clinical|medical|medizin\w*|health\w*|sciences?|institut\w*|\w*praxis|centre|center|zentrum|mvz|lbm|quest|eurofins|cerba\w*|sonic|limbach|amedes|inovie|unilabs|synlab)\b/;
 /** The same in Cyrillic and Greek (no \b there): laboratory, clinic, hospital, medical, diagnostic centre; a name ending in "лаб". */
 const OTHER_SCRIPT_LAB_WORDS = /(?<!\p{L})(лаборатор|клиник|клінік|больниц|лікарн|медицинск|медичн|диагност|діагност|εργαστηρ|διαγνωστ|νοσοκομει|κλινικ|ιατρικ|μικροβιολογ|βιοπαθολογ)|лаб(?!\p{L})/u;
 /** A laboratory's or institution's word, in Latin, Cyrillic or Greek script (`folded`: foldText's). */

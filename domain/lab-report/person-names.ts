@@ -45,13 +45,14 @@ const GIVEN = new Set(
     .filter(Boolean),
 );
 
-/** The commonest Chinese, Korean and Vietnamese family names, in their usual romanisations: written before the given names. */
+/** The commonest Chinese, Korean and Vietnamese family names, in their usual romanisations (Vietnamese unaccented): written before the given names. */
 const EAST_ASIAN_FAMILY = new Set(
   `
   ang bai cai cao chan chang chen cheng cheong cheung chia chiu choi chong chow chu chua chung cui deng ding dong du fang
   feng foo fu gao goh guo han heng ho hoang hu huang huynh jiang jin kang koh kwok lai lam lau lee leong leung li liang lim
   lin liu loh low lu luo ma nguyen ng ong pan park peng pham phan quek seah shen sim soh song su sun tan tang tay teo tian
   toh tran tse vo vu wang wei wong wu xiao xie xu yang yao yap ye yeo yip yu yuan zeng zhang zhao zheng zhou zhu
+  bui dang dinh do duong ha ngo ly thai trinh truong vuong
   `
     .split(/\s+/)
     .filter(Boolean),

@@ -15,6 +15,10 @@ export function foldText(s: string): string {
     .replace(/ß/g, 'ss')
     .replace(/[øØ]/g, 'o')
     .replace(/[æÆ]/g, 'ae')
+    // Letters with a stroke have no decomposition: "rođenja", "Małgorzata", "Yıldız".
+    .replace(/[đĐ]/g, 'd')
+    .replace(/[łŁ]/g, 'l')
+    .replace(/ı/g, 'i')
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/[\u2018\u2019\u00b4`]/g, "'")
     .toLowerCase();

@@ -50,7 +50,8 @@ export const COVERAGE: LoincEntry[] = [
 
 /**
  * Names in further languages and analyser notations, by code ('|'-separated). Czech (cs), Turkish (tr),
- * Swedish (sv), Polish (pl), Portuguese (pt), Italian (it), Spanish (es), Dutch (nl); point-of-care
+ * Swedish (sv), Polish (pl), Portuguese (pt), Italian (it), Spanish (es), Dutch (nl), Croatian and Serbian
+ * electrolytes (Natrij, Kalij); point-of-care
  * analyser abbreviations are listed with the English-language analytes they stand for.
  */
 const GLU = 'Gluc|Glukóza|Glukoz|Glukos|Glukoza|Glicose|Glucose plasmática|Glicemia|Glucosa|Glucosio|Kan şekeri|Glukosa|Glukosa darah|Gula darah|Glükóz|Vércukor|Gluk';
@@ -58,9 +59,9 @@ const GLU_FAST = 'Açlık kan şekeri|Glukoz açlık|Açlık glukoz|Glukóza nal
 const CREA = 'Kreatinin|Kreatynina|Creatinina|Kreatinine|CRE|Krea';
 const UREA = 'Močovina|Urea|Üre|Mocznik|Ureia|Azotemia|Ureum|Karbamid|Karbamid-N|Ureum darah|Urea-N';
 const URATE = 'Kyselina močová|Ürik asit|Urat|Kwas moczowy|Ácido úrico|Acido urico|Urinezuur|Húgysav|Asam urat|Uraatti|Virtsahappo';
-const NA = 'Sodík|Sodyum|Natrium|Sód|Sódio|Sodio|NA+';
-const K = 'Draslík|Potasyum|Kalium|Potas|Potássio|Potassio|Potasio|K+';
-const CL = 'Chloridy|Klor|Klorür|Klorid|Chlorki|Cloreto|Cloro|Cloruro|Chloride|CL-';
+const NA = 'Sodík|Sodyum|Natrium|Sód|Sódio|Sodio|NA+|Natrij|Natrijum';
+const K = 'Draslík|Potasyum|Kalium|Potas|Potássio|Potassio|Potasio|K+|Kalij|Kalijum';
+const CL = 'Chloridy|Klor|Klorür|Klorid|Chlorki|Cloreto|Cloro|Cloruro|Chloride|CL-|Kloridi';
 const CA = 'Vápník|Kalsiyum|Kalcium|Wapń|Cálcio|Calcio';
 const MG = 'Hořčík|Magnezyum|Magnez|Magnésio|Magnesio';
 const PHOS = 'Fosfor|Fosfát|Fosfat|Fosfor nieorganiczny|Fósforo|Fosforo|Fosfato';
