@@ -173,6 +173,14 @@ const PLAN: [string, number, number, ('png' | 'pdf')[]][] = [
   ['croatian', 2, 0, ['png']],
   ['vietnamese', 2, 1, []],
   ['unit-in-name', 2, 0, ['pdf']],
+  // Issue 14, thirteenth pass (thirteenth-b): three more (a Lithuanian private lab's answer with ISO dates, an
+  // asmens kodas, decimal commas and an arrow after the value outside the norm; a US hospital EHR printout on a
+  // landscape page with nine columns, collection and result date-times on every row; an Indian diagnostic
+  // centre's "TEST NAME | TECHNOLOGY | VALUE | UNITS" table with the reference intervals printed apart from it),
+  // measured the same way.
+  ['lithuanian', 2, 1, []],
+  ['landscape-wide', 2, 0, ['png']],
+  ['remote-ranges', 2, 1, []],
 ];
 
 const log = (m: string) => process.stderr.write(`[corpus] ${m}\n`);
