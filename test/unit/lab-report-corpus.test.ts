@@ -12,8 +12,9 @@ const truths = manifest.reports.map((r) => JSON.parse(readFileSync(join(root, 'r
 
 /** Layouts of single-test documents (issue 14's tenth pass: a certificate with one result). */
 const SINGLE_TEST = new Set(['certificate']);
-// Reports that state only the year of birth (a Vietnamese "Nam sinh: 1975"): no full date to read, the truth's dob is empty.
-const YEAR_OF_BIRTH_ONLY = new Set(['vietnamese']);
+// Reports that state only the year of birth (a Vietnamese "Nam sinh: 1975") or only the age (an Indian "Age : 42
+// Years"): no full date to read, the truth's dob is empty.
+const YEAR_OF_BIRTH_ONLY = new Set(['vietnamese', 'remote-ranges']);
 
 /** LOINC's mod-10 check digit over the digits before the hyphen (Luhn, rightmost digit doubled). */
 function loincCheckDigitValid(code: string): boolean {
