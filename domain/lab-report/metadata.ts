@@ -76,6 +76,14 @@ const LABELS: LabelRule[] = [
   { field: 'specimen', re: /\b(broj uzorka|broj nalaza|st\. vzorca|so phieu)\b/, needsSeparator: true },
   { field: 'lastFirst', re: /\b(ho (?:va )?ten(?: benh nhan)?|ten benh nhan)\b/, needsSeparator: true },
   { field: 'other', re: /\b(spol|oib|mbo|uputio|nam sinh|gioi tinh|dia chi|bac si chi dinh|chan doan|khoa\/phong|ma bn)\b/, needsSeparator: true },
+  // Lithuanian: "Gimimo data", "Mėginio paėmimo data", "Atsakymo data", "Mėginio Nr."; "Pacientas" gives the given
+  // names first ("Jurgita Jankauskienė").
+  { field: 'dob', re: /\b(gimimo data)\b/ },
+  { field: 'collected', re: /\b((?:meginio )?paemimo data)\b/ },
+  { field: 'reported', re: /\b(atsakymo data|isdavimo data)\b/ },
+  { field: 'specimen', re: /\b(meginio nr\.?|meginio numeris|uzsakymo nr\.?)(?![a-z])/, needsSeparator: true },
+  { field: 'firstLast', re: /\b(pacientas|vardas,? pavarde)\b/, needsSeparator: true },
+  { field: 'other', re: /\b(asmens kodas|lytis|siuntes gydytojas|gydytojas)\b/, needsSeparator: true },
   // "geb." alone may also mean "née" (a maiden name), so it needs a ':' or a column gap after it.
   { field: 'dob', re: /\bgeb\.?(?: am)?(?![a-z])/, needsSeparator: true },
   // Bare "Specimen" / "Sample" / "Dossier" / "Lab Ref" label an identifier only when one follows (see record).

@@ -24,6 +24,7 @@ import { garbledOcrName, nearestLabel, repairOcrName } from './ocr-names.js';
 import { withRecoveredReadings } from './ocr-recover.js';
 import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
+import { rangeStatements, withRemoteRanges } from './remote-ranges.js';
 import { parseRow, type RowCandidate, type RowOptions } from './rows.js';
 import { detectLanguage, foldText, squash } from './text.js';
 import { TRANSPOSED_LAYOUT, TransposedTable } from './transposed.js';
@@ -611,17 +612,19 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
   const sex = patientSex(metaLines);
   const reader = new ReportReader(decimalComma, ocrPages, ageInDays(metadata.dob, metadata.date_collected || metadata.date_reported), sex);
-  for (const l of lines) if (!furniture.has(l)) reader.read(l);
+  // Intervals printed apart from their results ("Bio. Ref. Interval — TSH: 0.54 - 5.30"): their lines are no results.
+  const remote = rangeStatements(lines.map((l) => l.line), decimalComma);
+  for (const l of lines) if (!furniture.has(l) && !remote.lines.has(l.line)) reader.read(l);
   reader.finish();
   const results = chooseByRegion(
-    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line)).map((l) => l.line) })),
+    ordered.map((p) => ({ page: p.page, lines: lines.filter((l) => l.page === p.page && !furniture.has(l) && !reader.rangeLines.has(l.line) && !remote.lines.has(l.line)).map((l) => l.line) })),
     reader.results.map((result, i) => ({ result, line: reader.sources[i]! })),
     { decimalComma, isKnownName: reader.isKnownName, nameConfidence: reader.nameConfidence, doubted: reader.doubtedLines },
     (row, page) => reader.resultOf(row, page, undefined),
   );
 
   const graded = withGradeLegend(withoutMisreadings(withRecoveredReadings(results, ocrPages), ocrPages), lines.map((l) => lineText(l.line)), ocrPages);
-  return { metadata, results: withoutRestatedLimits(withSexRanges(graded, sex, decimalComma)) };
+  return { metadata, results: withoutRestatedLimits(withSexRanges(withRemoteRanges(graded, remote.statements), sex, decimalComma)) };
 }
 
 /** A bare limit as a value: "<5.0", ">= 8.6", "≤ 15.2". */

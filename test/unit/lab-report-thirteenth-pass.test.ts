@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchLoinc } from '../../domain/lab-report/loinc-match.js';
 import { extractMetadata, type MetadataLine } from '../../domain/lab-report/metadata.js';
+import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { foldText } from '../../domain/lab-report/text.js';
 
 // Issue 14, thirteenth pass: rules written after measuring the croatian, vietnamese and unit-in-name families
@@ -47,5 +48,46 @@ describe('a name with the test in brackets after it (loinc-match.ts)', () => {
   it('Croatian electrolytes: "Natrij", "Kalij"', () => {
     expect(matchLoinc('Natrij', { unit: 'mmol/L' })[0]?.loinc_code).toBe('2951-2');
     expect(matchLoinc('Kalij', { unit: 'mmol/L' })[0]?.loinc_code).toBe('2823-3');
+  });
+});
+
+describe('reference intervals printed apart from the results (remote-ranges.ts)', () => {
+  const row = (y: number, cells: [string, number][]) => ({ text: cells.map(([t]) => t).join('   '), y, cells: cells.map(([t, x]) => ({ text: t, x, width: t.length * 5 })) });
+  const parse = (lines: ReturnType<typeof row>[]) => parseLabReport([{ page: 1, source: 'text_layer', lines }], { currentYear: 2025 }).results;
+  const table = [
+    row(100, [['TEST NAME', 40], ['TECHNOLOGY', 280], ['VALUE', 380], ['UNITS', 460]]),
+    row(120, [['THYROID STIMULATING HORMONE (TSH)', 44], ['C.L.I.A', 280], ['7.16', 380], ['μIU/mL', 460]]),
+    row(132, [['BLOOD UREA NITROGEN (BUN)', 44], ['PHOTOMETRY', 280], ['12.8', 380], ['mg/dL', 460]]),
+    row(144, [['CALCIUM', 44], ['PHOTOMETRY', 280], ['10.9', 380], ['mg/dL', 460]]),
+  ];
+  it('"Bio. Ref. Interval — TSH: 0.54 - 5.30 µIU/mL" lines give each result its interval and are no results', () => {
+    const results = parse([...table, row(200, [['Bio. Ref. Interval — TSH: 0.54 - 5.30 μIU/mL', 36]]), row(212, [['Bio. Ref. Interval — CALCIUM: 8.8 - 10.6 mg/dL', 36]])]);
+    expect(results.map((r) => [r.test_name, r.reference_range_text ?? '', r.interpretation ?? ''])).toEqual([
+      ['THYROID STIMULATING HORMONE (TSH)', '0.54 - 5.30', 'abnormal'],
+      ['BLOOD UREA NITROGEN (BUN)', '', ''],
+      ['CALCIUM', '8.8 - 10.6', 'abnormal'],
+    ]);
+  });
+  it('a "Reference Range" table of name and range pairs, two pairs a row', () => {
+    const results = parse([...table, row(200, [['Reference Range', 36]]), row(212, [['Test', 36], ['Range', 186], ['Test', 301], ['Range', 451]]), row(224, [['TSH', 36], ['0.54 - 5.30 μIU/mL', 186], ['BUN', 301], ['7.9 - 20 mg/dL', 451]])]);
+    expect(results.map((r) => r.reference_range_text ?? '')).toEqual(['0.54 - 5.30', '7.9 - 20', '']);
+    expect(results).toHaveLength(3);
+  });
+  it('negative: an interval named for no result goes nowhere, and a result keeps its own range', () => {
+    const own = [row(100, [['Glucose', 40], ['95', 200], ['mg/dL', 260], ['70-99', 330]])];
+    const results = parse([...own, row(200, [['Bio. Ref. Interval — Glucose: 60 - 110 mg/dL', 36]]), row(212, [['Bio. Ref. Interval — Ferritin: 30 - 400 ng/mL', 36]])]);
+    expect(results.map((r) => [r.test_name, r.reference_range_text])).toEqual([['Glucose', '70-99']]);
+  });
+});
+
+describe('Lithuanian labels and names', () => {
+  it('"Pacientas" (given names first), "Gimimo data", "Mėginio paėmimo data", "Atsakymo data", "Mėginio Nr."', () => {
+    const m = extractMetadata(lines('UAB „Nemuno klinikinė laboratorija“', 'Pacientas:   Jurgita Jankauskienė   Mėginio Nr.:   2412613118', 'Gimimo data:   1944-09-15   Mėginio paėmimo data:   2024-12-18 08:50', 'Asmens kodas:   44409158701   Atsakymo data:   2024-12-20 12:55'), { currentYear: 2025 });
+    expect(m).toMatchObject({ patient_first_name: 'Jurgita', patient_last_name: 'Jankauskienė', dob: '1944-09-15', date_collected: '2024-12-18', date_reported: '2024-12-20', specimen_number: '2412613118' });
+  });
+  it('test names: Trombocitai, Gliukozė, Šlapalas, CRB, DTL / MTL cholesterolis, TTH, Laisvasis T4', () => {
+    const code = (n: string, unit?: string) => matchLoinc(n, unit ? { unit } : {})[0]?.loinc_code;
+    expect([code('Trombocitai'), code('Šlapalas', 'mmol/l'), code('CRB', 'mg/l'), code('DTL cholesterolis', 'mmol/l'), code('MTL cholesterolis', 'mmol/l'), code('TTH')]).toEqual(['777-3', '22664-7', '1988-5', '14646-4', '39469-2', '3016-3']);
+    expect(code('LDL/ HDL RATIO')).toBe('11054-4');
   });
 });

@@ -141,6 +141,7 @@ export const CHEMISTRY: LoincEntry[] = [
   row('43396-1', 'Cholesterol non HDL [Mass/volume] in Serum or Plasma', 'Non-HDL cholesterol', 'Ser/Plas', 'mg/dL|g/L', ...NONHDL, 'lipid'),
   row('70204-3', 'Cholesterol non HDL [Moles/volume] in Serum or Plasma', 'Non-HDL cholesterol', 'Ser/Plas', 'mmol/L', ...NONHDL, 'lipid'),
   row('9830-1', 'Cholesterol.total/Cholesterol in HDL [Mass Ratio] in Serum or Plasma', 'Cholesterol/HDL ratio', 'Ser/Plas', 'ratio', 'Cholesterol/HDL ratio|Chol/HDL ratio|Total cholesterol/HDL ratio|TC/HDL ratio|Cholesterol HDL ratio|Chol/HDLC ratio|Risk ratio', 'Cholesterin/HDL-Quotient|Gesamtcholesterin/HDL-Quotient|Chol/HDL', 'Rapport cholestérol total/HDL|Rapport CT/HDL', 'lipid'),
+  row('11054-4', 'Cholesterol in LDL/Cholesterol in HDL [Mass Ratio] in Serum or Plasma', 'LDL/HDL ratio', 'Ser/Plas', 'ratio', 'LDL/HDL ratio|LDL/HDL|LDL-C/HDL-C ratio|LDL HDL ratio|LDL cholesterol/HDL cholesterol ratio', 'LDL/HDL-Quotient|LDL/HDL', 'Rapport LDL/HDL', 'lipid'),
   // Lp(a) with no unit printed: mass or moles is a guess (the tie lowers its confidence, loinc-match.ts);
   // the molar code comes first because the EAS consensus (2022) and the IFCC recommend reporting Lp(a) in
   // nmol/L, and labs increasingly do. A printed unit decides.

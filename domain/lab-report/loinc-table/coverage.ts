@@ -50,25 +50,25 @@ export const COVERAGE: LoincEntry[] = [
 
 /**
  * Names in further languages and analyser notations, by code ('|'-separated). Czech (cs), Turkish (tr),
- * Swedish (sv), Polish (pl), Portuguese (pt), Italian (it), Spanish (es), Dutch (nl), Croatian and Serbian
- * electrolytes (Natrij, Kalij); point-of-care
+ * Swedish (sv), Polish (pl), Portuguese (pt), Italian (it), Spanish (es), Dutch (nl), Lithuanian (lt), Croatian
+ * and Serbian electrolytes (Natrij, Kalij); point-of-care
  * analyser abbreviations are listed with the English-language analytes they stand for.
  */
-const GLU = 'Gluc|Glukóza|Glukoz|Glukos|Glukoza|Glicose|Glucose plasmática|Glicemia|Glucosa|Glucosio|Kan şekeri|Glukosa|Glukosa darah|Gula darah|Glükóz|Vércukor|Gluk';
+const GLU = 'Gluc|Glukóza|Glukoz|Glukos|Glukoza|Glicose|Glucose plasmática|Glicemia|Glucosa|Glucosio|Kan şekeri|Glukosa|Glukosa darah|Gula darah|Glükóz|Vércukor|Gluk|Gliukozė';
 const GLU_FAST = 'Açlık kan şekeri|Glukoz açlık|Açlık glukoz|Glukóza nalačno|Fastande glukos|Fasteglukos|Glukoza na czczo|Glicose em jejum|Glicemia a digiuno|Glucosa en ayunas|Nuchtere glucose|Glucose nuchter|Glukosa darah puasa|Gula darah puasa|Glukosa puasa|Éhgyomri vércukor|Éhgyomri glükóz';
-const CREA = 'Kreatinin|Kreatynina|Creatinina|Kreatinine|CRE|Krea';
-const UREA = 'Močovina|Urea|Üre|Mocznik|Ureia|Azotemia|Ureum|Karbamid|Karbamid-N|Ureum darah|Urea-N';
+const CREA = 'Kreatinin|Kreatynina|Creatinina|Kreatinine|CRE|Krea|Kreatininas';
+const UREA = 'Močovina|Urea|Üre|Mocznik|Ureia|Azotemia|Ureum|Karbamid|Karbamid-N|Ureum darah|Urea-N|Šlapalas';
 const URATE = 'Kyselina močová|Ürik asit|Urat|Kwas moczowy|Ácido úrico|Acido urico|Urinezuur|Húgysav|Asam urat|Uraatti|Virtsahappo';
-const NA = 'Sodík|Sodyum|Natrium|Sód|Sódio|Sodio|NA+|Natrij|Natrijum';
-const K = 'Draslík|Potasyum|Kalium|Potas|Potássio|Potassio|Potasio|K+|Kalij|Kalijum';
+const NA = 'Sodík|Sodyum|Natrium|Sód|Sódio|Sodio|NA+|Natrij|Natrijum|Natris';
+const K = 'Draslík|Potasyum|Kalium|Potas|Potássio|Potassio|Potasio|K+|Kalij|Kalijum|Kalis';
 const CL = 'Chloridy|Klor|Klorür|Klorid|Chlorki|Cloreto|Cloro|Cloruro|Chloride|CL-|Kloridi';
 const CA = 'Vápník|Kalsiyum|Kalcium|Wapń|Cálcio|Calcio';
 const MG = 'Hořčík|Magnezyum|Magnez|Magnésio|Magnesio';
 const PHOS = 'Fosfor|Fosfát|Fosfat|Fosfor nieorganiczny|Fósforo|Fosforo|Fosfato';
-const CHOL = 'Celkový cholesterol|Cholesterol celkový|Total kolesterol|Kolesterol|Cholesterol całkowity|Colesterol total|Colesterol|Colesterolo totale|Colesterolo|Totaal cholesterol|Koleszterin|Összkoleszterin|Kolesterol total|Kol|Kolesteroli';
-const HDL = 'HDL cholesterol|HDL kolesterol|HDL-kolesterol|Cholesterol HDL|Colesterol HDL|Colesterolo HDL|HDL-cholesterol';
-const LDL = 'LDL cholesterol|LDL kolesterol|LDL-kolesterol|Cholesterol LDL|Colesterol LDL|Colesterolo LDL|LDL-cholesterol';
-const TRIG = 'Triacylglyceroly|Triglyceridy|Trigliserid|Triglycerid|Triglycerider|Triglicerydy|Triglicerídeos|Triglicéridos|Trigliceridi|Triglyceriden';
+const CHOL = 'Celkový cholesterol|Cholesterol celkový|Total kolesterol|Kolesterol|Cholesterol całkowity|Colesterol total|Colesterol|Colesterolo totale|Colesterolo|Totaal cholesterol|Koleszterin|Összkoleszterin|Kolesterol total|Kol|Kolesteroli|Cholesterolis|Bendras cholesterolis';
+const HDL = 'HDL cholesterol|HDL kolesterol|HDL-kolesterol|Cholesterol HDL|Colesterol HDL|Colesterolo HDL|HDL-cholesterol|DTL cholesterolis|DTL-cholesterolis';
+const LDL = 'LDL cholesterol|LDL kolesterol|LDL-kolesterol|Cholesterol LDL|Colesterol LDL|Colesterolo LDL|LDL-cholesterol|MTL cholesterolis|MTL-cholesterolis';
+const TRIG = 'Triacylglyceroly|Triglyceridy|Trigliserid|Triglycerid|Triglycerider|Triglicerydy|Triglicerídeos|Triglicéridos|Trigliceridi|Triglyceriden|Trigliceridai';
 const BILI_T = 'Bilirubin celkový|Total bilirubin|Bilirubin total|Bilirubina całkowita|Bilirrubina total|Bilirubina totale|Bilirubina total|Totaal bilirubine|Bilirubine totaal';
 const IRON = 'Železo|Demir|Järn|Żelazo|Ferro|Hierro|Ijzer';
 const TP = 'Celková bílkovina|Total protein|Totalt protein|Białko całkowite|Proteínas totais|Proteine totali|Proteínas totales|Totaal eiwit';
@@ -76,11 +76,11 @@ const ALB = 'Albumin|Albumina|Albúmina|Albumine';
 const ALP = 'ALP|Alkalická fosfatáza|Alkalen fosfataz|Fosfataza alkaliczna|Fosfatase alcalina|Fosfatasi alcalina|Fosfatasa alcalina|Alkalisch fosfatase|Alkalische fosfatase';
 const AMY = 'AMY|Amyláza|Amilaz|Amylas|Amylaza|Amilase|Amilasi|Amilasa';
 const TBIL = 'TBIL|T.BIL';
-const WBC = 'Leukocyty|Lökosit|Leukocyter|B-LPK|LPK|Leucócitos|Leucociti|Globuli bianchi|Leucocitos|Leukocyten|Witte bloedcellen|Leukosit|Leuk|Leukosyytit|Fehérvérsejt|Fehérvérsejtszám';
-const RBC = 'Erytrocyty|Eritrosit|Erytrocyter|Hemácias|Eritrócitos|Eritrociti|Globuli rossi|Hematíes|Eritrocitos|Erytrocyten|Rode bloedcellen|Eryt|Erytrosyytit|Vörösvértest|Vörösvértestszám';
-const HGB = 'Hemoglobin|Hemoglobina|Emoglobina|Hemoglobine|Hæmoglobin|Hemoglobiini|Hemoglobin darah';
-const HCT = 'Hematokrit|Hematokryt|Hematócrito|Ematocrito|Hematocrito|EVF|B-EVF|Erytrocytvolymfraktion';
-const PLT = 'Trombocyty|Trombosit|Trombocyter|B-TPK|TPK|Płytki krwi|Płytki|Plaquetas|Piastrine|Trombocyten|Trom|Trombosyytit|Vérlemezke|Vérlemezkeszám';
+const WBC = 'Leukocyty|Lökosit|Leukocyter|B-LPK|LPK|Leucócitos|Leucociti|Globuli bianchi|Leucocitos|Leukocyten|Witte bloedcellen|Leukosit|Leuk|Leukosyytit|Fehérvérsejt|Fehérvérsejtszám|Leukocitai';
+const RBC = 'Erytrocyty|Eritrosit|Erytrocyter|Hemácias|Eritrócitos|Eritrociti|Globuli rossi|Hematíes|Eritrocitos|Erytrocyten|Rode bloedcellen|Eryt|Erytrosyytit|Vörösvértest|Vörösvértestszám|Eritrocitai';
+const HGB = 'Hemoglobin|Hemoglobina|Emoglobina|Hemoglobine|Hæmoglobin|Hemoglobiini|Hemoglobin darah|Hemoglobinas';
+const HCT = 'Hematokrit|Hematokryt|Hematócrito|Ematocrito|Hematocrito|EVF|B-EVF|Erytrocytvolymfraktion|Hematokritas';
+const PLT = 'Trombocyty|Trombosit|Trombocyter|B-TPK|TPK|Płytki krwi|Płytki|Plaquetas|Piastrine|Trombocyten|Trom|Trombosyytit|Vérlemezke|Vérlemezkeszám|Trombocitai';
 const MCV = 'VCM|MCV|Volume corpuscular médio|Volume corpuscolare medio|Volumen corpuscular medio';
 const MCH = 'HCM|MCH|Hemoglobina corpuscular média|Emoglobina corpuscolare media|Hemoglobina corpuscular media';
 const MCHC = 'CHCM|MCHC|Concentração de hemoglobina corpuscular média|Concentrazione emoglobinica corpuscolare media|Concentración de hemoglobina corpuscular media';
@@ -89,7 +89,7 @@ const LYMPH = 'Lymfocyty|Lenfosit|Lymfocyter|Limfocyty|Linfócitos|Linfociti|Lin
 const MONO = 'Monocyty|Monosit|Monocyter|Monócitos|Monociti|Monocitos|Monocyten';
 const EOS = 'Eozinofily|Eozinofil|Eosinofiler|Eozynofile|Eosinófilos|Eosinofili|Eosinofielen|EO|Eosinofil';
 const BASO = 'Bazofily|Bazofil|Basofiler|Bazofile|Basófilos|Basofili|Basofielen';
-const FT4 = 'Serbest T4|sT4|Fritt T4|Vrij T4|Volný T4|Wolna tyroksyna|T4 livre|T4 libero|T4 libre|Tiroxina livre|Tiroxina libre';
+const FT4 = 'Serbest T4|sT4|Fritt T4|Vrij T4|Volný T4|Wolna tyroksyna|T4 livre|T4 libero|T4 libre|Tiroxina livre|Tiroxina libre|Laisvasis T4|LT4';
 
 // Finnish short names after the specimen prefix ("fP-Ferrit", "S-Ferrit"), Hungarian, Indonesian, Romanian
 // and Japanese names of further analytes.
@@ -146,7 +146,12 @@ const CYRILLIC_GREEK_BY_CODE: Record<string, string> = {
   '711-2': CG.eos!, '713-8': CG.eos!, '704-7': CG.baso!, '706-2': CG.baso!,
 };
 
+/** Lithuanian names of tests that have no Latin-script alias list above: C-reactive protein (CRB) and TSH (TTH). */
+const CRP_LT = 'CRB|C reaktyvusis baltymas';
+const TSH_LT = 'TTH|Tirotropinis hormonas|Tireotropinis hormonas';
+
 const LATIN_ALIASES: Record<string, string> = {
+  '1988-5': CRP_LT, '3016-3': TSH_LT,
   '2345-7': GLU, '14749-6': GLU,
   '1558-6': GLU_FAST, '14771-0': GLU_FAST,
   '2160-0': CREA, '14682-9': CREA,

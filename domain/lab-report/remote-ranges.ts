@@ -1,0 +1,123 @@
+/**
+ * Reference intervals printed apart from the results they belong to. Some reports (Indian diagnostic centres,
+ * small hospital systems) print the results table with no range column and the intervals elsewhere on the page,
+ * each named again: as lines of their own ("Bio. Ref. Interval — TSH: 0.54 - 5.30 µIU/mL", "Reference range
+ * for Glucose: 70 - 99 mg/dL") or as a small table of name and range pairs under a "Reference Range" heading
+ * ("TSH   0.54 - 5.30 µIU/mL   HbA1c   4.0 - 5.6 %"). Those lines are no results; each interval goes to the
+ * result without a range of its own that the name it is printed with names: the same words, the abbreviation
+ * in the result's brackets ("TSH" for "THYROID STIMULATING HORMONE (TSH)"), or the same LOINC code when both
+ * names are known tests.
+ */
+import { parseFlag } from './flags.js';
+import { interpret } from './interpret.js';
+import { matchLoinc } from './loinc-match.js';
+import { type ParsedRange, parseRange } from './ranges.js';
+import { foldText, squash } from './text.js';
+import type { ParsedResult, TextLine } from './types.js';
+import { isUnitToken } from './units.js';
+import { parseValue } from './values.js';
+
+export interface RangeStatement {
+  /** The name the interval is printed with. */
+  name: string;
+  range: ParsedRange;
+}
+
+/** "Bio. Ref. Interval", "Biological reference interval", "Reference range", "Ref. Range", "Normal range" (folded). */
+const LABEL = String.raw`(?:bio(?:logical)?\.?\s*ref(?:erence)?\.?\s*(?:interval|range)|reference\s+(?:range|interval)s?|ref\.?\s*(?:range|interval)|normal\s+range)`;
+/** A line that is a label, a name and an interval: "Bio. Ref. Interval — TSH: 0.54 - 5.30 µIU/mL", "Reference range for Glucose: 70-99". */
+const STATEMENT = new RegExp(String.raw`^${LABEL}\s*(?:[—–:-]+|\bfor\b|\bof\b)\s*([^:]{1,60}?)\s*:\s*(.+)$`, 'i');
+/** A heading over a table of name and range pairs. */
+const TABLE_HEADING = new RegExp(String.raw`^${LABEL}s?\s*:?$`, 'i');
+const HEADER_WORDS = /^(test|tests|parameter|investigation|analyte|range|ranges|reference|interval)$/i;
+
+/** The interval a printed text gives, its unit after it set aside ("60 - 200 ng/dL"). */
+function rangeOf(text: string, decimalComma: boolean): ParsedRange | undefined {
+  const words = squash(text).split(' ');
+  if (words.length > 1 && isUnitToken(words.at(-1)!)) words.pop();
+  const range = parseRange(words.join(' '), decimalComma);
+  return range && (range.min !== undefined || range.max !== undefined) ? range : undefined;
+}
+
+const hasLetters = (text: string) => /\p{L}/u.test(text);
+
+/**
+ * The intervals printed apart on these lines, and the lines that hold them (to be read as no results). Lines
+ * of a statement anywhere; a table's rows after its heading, as long as every row is made of name and range
+ * pairs (its header row "Test | Range" included).
+ */
+export function rangeStatements(lines: TextLine[], decimalComma: boolean): { statements: RangeStatement[]; lines: Set<TextLine> } {
+  const statements: RangeStatement[] = [];
+  const used = new Set<TextLine>();
+  let inTable = false;
+  for (const line of lines) {
+    const text = squash(line.text);
+    const m = STATEMENT.exec(text);
+    if (m && hasLetters(m[1]!)) {
+      const range = rangeOf(m[2]!, decimalComma);
+      if (range) {
+        statements.push({ name: squash(m[1]!), range });
+        used.add(line);
+        inTable = false;
+        continue;
+      }
+    }
+    if (TABLE_HEADING.test(foldText(text))) {
+      inTable = true;
+      used.add(line);
+      continue;
+    }
+    if (!inTable) continue;
+    const cells = (line.cells?.map((c) => squash(c.text)) ?? [text]).filter(Boolean);
+    if (cells.length >= 2 && cells.length % 2 === 0 && cells.every((c) => HEADER_WORDS.test(c))) {
+      used.add(line);
+      continue;
+    }
+    const pairs: RangeStatement[] = [];
+    for (let i = 0; i + 1 < cells.length; i += 2) {
+      const range = hasLetters(cells[i]!) ? rangeOf(cells[i + 1]!, decimalComma) : undefined;
+      if (!range || rangeOf(cells[i]!, decimalComma)) break;
+      pairs.push({ name: cells[i]!, range });
+    }
+    if (pairs.length === 0 || pairs.length * 2 !== cells.length) {
+      inTable = false;
+      continue;
+    }
+    statements.push(...pairs);
+    used.add(line);
+  }
+  return { statements, lines: used };
+}
+
+const key = (name: string) => squash(foldText(name).replace(/[^\p{L}\p{N}]+/gu, ' '));
+const bracketed = (name: string) => /\(([^()]{1,30})\)\s*$/.exec(name)?.[1];
+/** A LOINC match sure enough to say two names are one test. */
+const SURE = 0.8;
+
+function names(statement: RangeStatement, result: ParsedResult): boolean {
+  const s = key(statement.name);
+  if (s === '') return false;
+  if (s === key(result.test_name)) return true;
+  const inner = bracketed(result.test_name);
+  if (inner && s === key(inner)) return true;
+  const own = result.loinc_matches?.[0];
+  const theirs = matchLoinc(statement.name)[0];
+  return !!own && !!theirs && own.confidence_score >= SURE && theirs.confidence_score >= SURE && own.loinc_code === theirs.loinc_code;
+}
+
+/** Each result without a range gets the interval printed apart for it (each interval used once, first match first). */
+export function withRemoteRanges(results: ParsedResult[], statements: RangeStatement[]): ParsedResult[] {
+  if (statements.length === 0) return results;
+  const left = [...statements];
+  return results.map((r) => {
+    if (r.reference_range_text) return r;
+    const at = left.findIndex((s) => names(s, r));
+    if (at < 0) return r;
+    const [{ range }] = left.splice(at, 1) as [RangeStatement];
+    const value = parseValue(r.value, false);
+    const out: ParsedResult = { ...r, reference_range_text: range.text };
+    if (range.min !== undefined) out.min_reference_range = range.min;
+    if (range.max !== undefined) out.max_reference_range = range.max;
+    return value ? { ...out, ...interpret(value, range, r.flag ? parseFlag(r.flag) : undefined) } : out;
+  });
+}
