@@ -30,6 +30,8 @@ const STATEMENT = new RegExp(String.raw`^${LABEL}\s*(?:[—–:-]+|\bfor\b|\bof\
 /** A heading over a table of name and range pairs. */
 const TABLE_HEADING = new RegExp(String.raw`^${LABEL}s?\s*:?$`, 'i');
 const HEADER_WORDS = /^(test|tests|parameter|investigation|analyte|range|ranges|reference|interval)$/i;
+/** "Reference range: Male: 13.5-17.5", "Ref. range — Adults: 70-99": a population or condition, not a test's name. */
+const NOT_A_NAME = /^(adults?|males?|females?|men|women|m|f|children|child|infants?|newborns?|pregnan\w*|fasting|non-?fasting|random|normal|optimal|desirable|borderline|high|low)$/i;
 
 /** The interval a printed text gives, its unit after it set aside ("60 - 200 ng/dL"). */
 function rangeOf(text: string, decimalComma: boolean): ParsedRange | undefined {
@@ -53,7 +55,7 @@ export function rangeStatements(lines: TextLine[], decimalComma: boolean): { sta
   for (const line of lines) {
     const text = squash(line.text);
     const m = STATEMENT.exec(text);
-    if (m && hasLetters(m[1]!)) {
+    if (m && hasLetters(m[1]!) && !NOT_A_NAME.test(squash(m[1]!))) {
       const range = rangeOf(m[2]!, decimalComma);
       if (range) {
         statements.push({ name: squash(m[1]!), range });

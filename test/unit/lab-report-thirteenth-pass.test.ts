@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { matchLoinc } from '../../domain/lab-report/loinc-match.js';
 import { extractMetadata, type MetadataLine } from '../../domain/lab-report/metadata.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
+import { rangeStatements } from '../../domain/lab-report/remote-ranges.js';
 import { foldText } from '../../domain/lab-report/text.js';
 
 // Issue 14, thirteenth pass: rules written after measuring the croatian, vietnamese and unit-in-name families
@@ -89,5 +90,14 @@ describe('Lithuanian labels and names', () => {
     const code = (n: string, unit?: string) => matchLoinc(n, unit ? { unit } : {})[0]?.loinc_code;
     expect([code('Trombocitai'), code('Šlapalas', 'mmol/l'), code('CRB', 'mg/l'), code('DTL cholesterolis', 'mmol/l'), code('MTL cholesterolis', 'mmol/l'), code('TTH')]).toEqual(['777-3', '22664-7', '1988-5', '14646-4', '39469-2', '3016-3']);
     expect(code('LDL/ HDL RATIO')).toBe('11054-4');
+  });
+});
+
+describe('a labelled range under its result is not an interval printed apart', () => {
+  it('"Reference range: Male: 13.5-17.5" under a row stays that row\'s range line', () => {
+    const row = (y: number, cells: [string, number][]) => ({ text: cells.map(([t]) => t).join('   '), y, cells: cells.map(([t, x]) => ({ text: t, x, width: t.length * 5 })) });
+    const results = parseLabReport([{ page: 1, source: 'text_layer', lines: [row(100, [['Hemoglobin', 40], ['15.1', 200], ['g/dL', 260]]), row(112, [['Reference range: Male: 13.5-17.5', 40]])] }], { currentYear: 2025 }).results;
+    expect(results.map((r) => r.test_name)).toEqual(['Hemoglobin']);
+    expect(rangeStatements([row(112, [['Reference range: Male: 13.5-17.5', 40]])], false).statements).toEqual([]);
   });
 });
