@@ -54,6 +54,7 @@ const LOOK_ALIKES: [string, string[]][] = [
   ['|', ['/', 'l']],
   ['!', ['l', '/']],
   ['V', ['l/']],
+  ['v', ['l/']],
   ['t', ['/']],
   ['0', ['o']],
   // "GA", "mmolA": a slash and an ell run together into an A.

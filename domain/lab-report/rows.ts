@@ -155,6 +155,11 @@ const lostVolume = (text: string): boolean => /^[mµunp]?(?:mol|kat)$/i.test(tex
  * it already counts as one stray word, it is no second one; it gives no flag (the range is what says so).
  */
 const IN_RANGE_STATUS = /^(optimal|desirable|ideal|healthy)$/i;
+/**
+ * "Final", "Prelim", "Corrected": the result's status in an EHR printout's status column (and "F" / "P" / "C" as
+ * HL7 sends it, after the value's fields). It says how far the result is verified, nothing about the value.
+ */
+const RESULT_STATUS = /^(final|prelim|preliminary|corrected|amended|verified|validated|completed?|resulted)$/i;
 
 /** Assign value, unit, range and flag among the tokens that follow a name. */
 function assignFields(allTokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
@@ -227,6 +232,7 @@ function fieldsOf(tokens: Token[], opts: RowOptions, rangeBeforeResult: boolean)
         break;
       default:
         if (opts.ocr && i > f.valueIndex && (lostVolume(t.text) || IN_RANGE_STATUS.test(t.text))) break;
+        if (i > f.valueIndex && RESULT_STATUS.test(t.text)) break;
         // A performing-site code closing the line ("EN", "01") is not a field.
         if (!(i === tokens.length - 1 && i > f.valueIndex && /^[A-Z0-9]{2,4}$/.test(t.text))) f.leftoverWords++;
     }

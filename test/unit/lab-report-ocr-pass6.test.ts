@@ -119,3 +119,19 @@ describe('a lone lower-case letter after an OCR row is a speck, not a flag (rows
     expect(parse([row(100, 'Hämatokrit', '40,9', '%', '36,0 - 48,0', 'a')], 'text_layer')[0]?.interpretation).toBe('abnormal');
   });
 });
+
+describe('an EHR row with a status and a site after its fields (rows.ts)', () => {
+  const full = (unit: string) => [
+    row(100, 'Glucose', '86', 'mg/dL', '70-99', '06/06/2024 07:23', 'Final', 'MAIN'),
+    cells(124, [77, 'Sodium'], [421, '142'], [596, unit], [733, '136-145'], [886, '06/06/2024 07:23'], [1087, '06/06/2024 08:44'], [1274, 'Final'], [1377, 'MAIN']),
+  ];
+  it('"Final" is no stray word: a row whose unit OCR garbled ("mmovL") is still read', () => {
+    expect(byName(parse(full('mmovL')), 'Sodium')).toMatchObject({ value: '142', reference_range_text: '136-145' });
+  });
+  it('"mmovL" is mmol/L (a "v" for an ell and a slash)', () => {
+    expect(repairUnit('mmovL')).toBe('mmol/L');
+  });
+  it('negative: two stray words that are no status still reject the row', () => {
+    expect(byName(parse(full('mmovL').map((l, i) => (i === 1 ? { ...l, cells: l.cells!.map((c) => (c.text === 'Final' ? { ...c, text: 'Pending review' } : c)) } : l))), 'Sodium')).toBeUndefined();
+  });
+});
