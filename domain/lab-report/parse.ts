@@ -623,8 +623,10 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
     (row, page) => reader.resultOf(row, page, undefined),
   );
 
-  const graded = withGradeLegend(withoutMisreadings(withRecoveredReadings(results, ocrPages), ocrPages), lines.map((l) => lineText(l.line)), ocrPages);
-  return { metadata, results: withoutRestatedLimits(withSexRanges(withRemoteRanges(graded, remote.statements), sex, decimalComma)) };
+  // The intervals printed apart join their results first, so the checks of an OCR reading against its range see them.
+  const ranged = withRemoteRanges(results, remote.statements);
+  const graded = withGradeLegend(withoutMisreadings(withRecoveredReadings(ranged, ocrPages), ocrPages), lines.map((l) => lineText(l.line)), ocrPages);
+  return { metadata, results: withoutRestatedLimits(withSexRanges(graded, sex, decimalComma)) };
 }
 
 /** A bare limit as a value: "<5.0", ">= 8.6", "≤ 15.2". */

@@ -24,9 +24,15 @@ export interface RangeStatement {
 }
 
 /** "Bio. Ref. Interval", "Biological reference interval", "Reference range", "Ref. Range", "Normal range" (folded). */
-const LABEL = String.raw`(?:bio(?:logical)?\.?\s*ref(?:erence)?\.?\s*(?:interval|range)|reference\s+(?:range|interval)s?|ref\.?\s*(?:range|interval)|normal\s+range)`;
-/** A line that is a label, a name and an interval: "Bio. Ref. Interval — TSH: 0.54 - 5.30 µIU/mL", "Reference range for Glucose: 70-99". */
-const STATEMENT = new RegExp(String.raw`^${LABEL}\s*(?:[—–:-]+|\bfor\b|\bof\b)\s*([^:]{1,60}?)\s*:\s*(.+)$`, 'i');
+// (OCR may read a point as a comma: "Bio. Ref, Interval".)
+const LABEL = String.raw`(?:bio(?:logical)?[.,]?\s*ref(?:erence)?[.,]?\s*(?:interval|range)|reference\s+(?:range|interval)s?|ref[.,]?\s*(?:range|interval)|normal\s+range)`;
+const LABEL_ANYWHERE = new RegExp(LABEL, 'i');
+/**
+ * A line that is a label, a name and an interval: "Bio. Ref. Interval — TSH: 0.54 - 5.30 µIU/mL", "Reference
+ * range for Glucose: 70-99". From OCR the dash and the colon may be lost ("Bio. Ref. Interval VLDL CHOLESTEROL
+ * 5 - 40 mg/dL"): the name then ends where an interval begins.
+ */
+const STATEMENT = new RegExp(String.raw`^${LABEL}\s*(?:[—–:-]+|\bfor\b|\bof\b)?\s*(\S.*)$`, 'i');
 /** A heading over a table of name and range pairs. */
 const TABLE_HEADING = new RegExp(String.raw`^${LABEL}s?\s*:?$`, 'i');
 const HEADER_WORDS = /^(test|tests|parameter|investigation|analyte|range|ranges|reference|interval)$/i;
@@ -34,11 +40,25 @@ const HEADER_WORDS = /^(test|tests|parameter|investigation|analyte|range|ranges|
 const NOT_A_NAME = /^(adults?|males?|females?|men|women|m|f|children|child|infants?|newborns?|pregnan\w*|fasting|non-?fasting|random|normal|optimal|desirable|borderline|high|low)$/i;
 
 /** The interval a printed text gives, its unit after it set aside ("60 - 200 ng/dL"). */
-function rangeOf(text: string, decimalComma: boolean): ParsedRange | undefined {
+function rangeOf(text: string, decimalComma: boolean, looseUnit = false): ParsedRange | undefined {
   const words = squash(text).split(' ');
-  if (words.length > 1 && isUnitToken(words.at(-1)!)) words.pop();
+  // The last word is a unit, or (from OCR) a word that was one ("plu/mt").
+  if (words.length > 1 && (isUnitToken(words.at(-1)!) || (looseUnit && !/\d/.test(words.at(-1)!)))) words.pop();
   const range = parseRange(words.join(' '), decimalComma);
   return range && (range.min !== undefined || range.max !== undefined) ? range : undefined;
+}
+
+/** "TSH: 0.54 - 5.30 µIU/mL", "VLDL CHOLESTEROL 5 - 40 mg/dL": the name and the interval, split where an interval begins. */
+function nameAndRange(rest: string, decimalComma: boolean): RangeStatement | undefined {
+  for (const m of rest.matchAll(/(?<=[\s:])(?=[<>≤≥]|\d)/g)) {
+    const name = rest.slice(0, m.index).replace(/[\s:;.—–-]+$/, '').trim();
+    // A name starts with a letter and holds no second label ("Ref. range 70 - 99 mg/dL   Ref. range 7 - 25 mg/dL":
+    // two cards' ranges on one line, no name at all).
+    if (!/^\p{L}/u.test(name) || name.length > 60 || NOT_A_NAME.test(name) || LABEL_ANYWHERE.test(name)) continue;
+    const range = rangeOf(rest.slice(m.index), decimalComma, true);
+    if (range) return { name, range };
+  }
+  return undefined;
 }
 
 const hasLetters = (text: string) => /\p{L}/u.test(text);
@@ -55,14 +75,12 @@ export function rangeStatements(lines: TextLine[], decimalComma: boolean): { sta
   for (const line of lines) {
     const text = squash(line.text);
     const m = STATEMENT.exec(text);
-    if (m && hasLetters(m[1]!) && !NOT_A_NAME.test(squash(m[1]!))) {
-      const range = rangeOf(m[2]!, decimalComma);
-      if (range) {
-        statements.push({ name: squash(m[1]!), range });
-        used.add(line);
-        inTable = false;
-        continue;
-      }
+    const statement = m ? nameAndRange(m[1]!, decimalComma) : undefined;
+    if (statement) {
+      statements.push(statement);
+      used.add(line);
+      inTable = false;
+      continue;
     }
     if (TABLE_HEADING.test(foldText(text))) {
       inTable = true;

@@ -101,3 +101,14 @@ describe('a labelled range under its result is not an interval printed apart', (
     expect(rangeStatements([row(112, [['Reference range: Male: 13.5-17.5', 40]])], false).statements).toEqual([]);
   });
 });
+
+describe('intervals printed apart, from OCR (remote-ranges.ts)', () => {
+  const row = (y: number, cells: [string, number][]) => ({ text: cells.map(([t]) => t).join('   '), y, cells: cells.map(([t, x]) => ({ text: t, x, width: t.length * 5 })) });
+  it('the dash and the colon lost ("Bio. Ref. Interval VLDL CHOLESTEROL 5 - 40 mg/dL"), a point read as a comma, a garbled unit', () => {
+    const { statements } = rangeStatements([row(10, [['Bio. Ref. Interval VLDL CHOLESTEROL 5 - 40 mg/dL', 40]]), row(20, [['Bio. Ref, Interval', 40], ['TSH: 0.54 - 5.30 plu/mt', 180]])], false);
+    expect(statements.map((s) => [s.name, s.range.text])).toEqual([['VLDL CHOLESTEROL', '5 - 40'], ['TSH', '0.54 - 5.30']]);
+  });
+  it('negative: two cards\' "Ref. range" lines on one line name no test', () => {
+    expect(rangeStatements([row(10, [['Ref. range 70 - 99 mg/dL', 54], ['Ref. range 7 - 25 mg/dL', 326]])], false).statements).toEqual([]);
+  });
+});
