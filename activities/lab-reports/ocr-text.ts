@@ -181,6 +181,14 @@ const SUPERSCRIPT: Record<string, string> = { '³': '3', '⁶': '6', '⁹': '9' 
  */
 const BARE_POWER = /^()10([^\s\p{L}\d])\/?([uµμ]?)([lL])$/u;
 
+/**
+ * "10791" for 10^9/l, "10124" for 10^12/l, "1079/]": a count unit whose caret OCR read as a 7 or a 4 (or lost) and
+ * whose slash and ell came out as a 1, a 4 or a bracket, leaving digits only. Read so only in the unit's place
+ * (after the row's value) and only with the exponent the table knows for the test (bareDigitsPower).
+ */
+const digitsPower = (exponent: string) => new RegExp(`^10[47^"'°]?${exponent}\\/?[\\]1lI|4]$`);
+const VALUE_CELL = /^[<>]?\d+(?:[.,]\d+)?(?:\s?\S{1,2})?$/;
+
 export function repairCountExponents(cells: string[]): string[] {
   if (cells.length < 2) return cells;
   const name = cells[0]!.replace(/^[^\p{L}]+/u, '').trim();
@@ -188,6 +196,11 @@ export function repairCountExponents(cells: string[]): string[] {
   let exponents: Map<string, string> | undefined;
   return cells.map((cell, i) => {
     if (i === 0) return cell;
+    if (i >= 2 && /^10\d{2,3}\/?[\]1lI|4]?$/.test(cell.trim()) && VALUE_CELL.test(cells[i - 1]!.trim())) {
+      exponents ??= countExponents(name);
+      const exponent = exponents.get('l');
+      if (exponent && digitsPower(exponent).test(cell.trim())) return `10^${exponent}/l`;
+    }
     const bare = BARE_POWER.exec(cell.trim());
     const m = GARBLED_POWER.exec(cell.trim()) ?? bare;
     if (!m) return cell;

@@ -42,6 +42,9 @@ const BY_CODE = new Map<string, Limits>(LIMITS.flatMap((l) => l.codes.map((c) =>
 /** Whether `value` lies outside the table's span for every unit it lists. */
 const outsideEveryUnit = (limits: Limits, value: number): boolean => Object.values(limits.units).every(([low, high]) => value < low || value > high);
 
+/** Whether the table knows what human samples of the analyte with this LOINC code show. */
+export const hasLimits = (loincCode: string | undefined): boolean => loincCode !== undefined && BY_CODE.has(loincCode);
+
 /** Whether `value` is beyond what any human sample of the analyte shows in every unit the table has for it (a sodium of 4 is no sodium in mmol/L nor in mEq/L). */
 export function impossibleInEveryUnit(loincCode: string | undefined, value: number): boolean {
   const limits = loincCode ? BY_CODE.get(loincCode) : undefined;

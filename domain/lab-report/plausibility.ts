@@ -5,7 +5,7 @@
  * the marks of a lost separator and contradicts what the rest of its row says.
  */
 import { signContradicted } from './ocr-tokens.js';
-import { impossibleInEveryUnit, impossibleValue } from './physiology.js';
+import { hasLimits, impossibleInEveryUnit, impossibleValue } from './physiology.js';
 import { parseRange } from './ranges.js';
 import { type ParsedResult } from './types.js';
 
@@ -122,6 +122,17 @@ export function impossibleWithoutUnit(result: ParsedResult): boolean {
 }
 
 /**
+ * "Gliukozė 27,7 ↑" (read "27,7 +") beside 3,9 - 6,1: a value over three times its upper bound with a "+" may be a
+ * real extreme (a diabetic's glucose, an inflamed CRP) rather than a lost separator. For an analyte whose human
+ * span the physiology table knows (the value has passed impossibleValue above), it stands unless it lies ten
+ * times past the bound, where a lost separator would put it.
+ */
+function possibleExtreme(r: ParsedResult): boolean {
+  const value = Number(r.value);
+  return hasLimits(r.loinc_matches?.[0]?.loinc_code) && r.max_reference_range !== undefined && value < 10 * r.max_reference_range;
+}
+
+/**
  * Results of OCR pages without the values that carry the marks of a misreading: a lost separator
  * (see lostSeparator), or a value no human sample reaches for its analyte and unit (physiology.ts: a
  * separator lost in the value and its range alike; with no unit read, see impossibleWithoutUnit), or a
@@ -136,7 +147,7 @@ export function withoutMisreadings(results: ParsedResult[], ocrPages: Set<number
     if (!ocrPages.has(r.page ?? 0)) return true;
     if (r.type === 'numeric' && impossibleValue(r.loinc_matches?.[0]?.loinc_code, Number(r.value), r.units)) return false;
     if (r.type === 'numeric' && impossibleWithoutUnit(r)) return false;
-    if (r.type === 'numeric' && signContradicted(Number(r.value), r.flag, r.min_reference_range, r.max_reference_range)) return false;
+    if (r.type === 'numeric' && signContradicted(Number(r.value), r.flag, r.min_reference_range, r.max_reference_range) && !possibleExtreme(r)) return false;
     return !lostSeparator(r, reportHasFlags) && !flagReadAsDigit(r, reportHasFlags) && !arrowReadAsDigit(r) && !rangeReadAsResult(r);
   });
 }

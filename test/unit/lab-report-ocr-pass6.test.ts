@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanWord, repairUnit } from '../../activities/lab-reports/ocr-text.js';
+import { cleanWord, repairCountExponents, repairUnit } from '../../activities/lab-reports/ocr-text.js';
 import { nearestLabel } from '../../domain/lab-report/ocr-names.js';
 import { splitByGivenNames } from '../../domain/lab-report/person-names.js';
 import { tokenize } from '../../domain/lab-report/tokens.js';
@@ -133,5 +133,26 @@ describe('an EHR row with a status and a site after its fields (rows.ts)', () =>
   });
   it('negative: two stray words that are no status still reject the row', () => {
     expect(byName(parse(full('mmovL').map((l, i) => (i === 1 ? { ...l, cells: l.cells!.map((c) => (c.text === 'Final' ? { ...c, text: 'Pending review' } : c)) } : l))), 'Sodium')).toBeUndefined();
+  });
+});
+
+describe('a count unit OCR read as digits only (ocr-text.ts, repairCountExponents)', () => {
+  it('"10791" is 10^9/l and "10124" is 10^12/l in the unit\'s place, for tests counted so', () => {
+    expect(repairCountExponents(['Trombocitai', '256', '10791', '140 - 400'])).toEqual(['Trombocitai', '256', '10^9/l', '140 - 400']);
+    expect(repairCountExponents(['Eritrocitai', '5,74 ↑', '10124', '4,20 - 5,60'])).toEqual(['Eritrocitai', '5,74 ↑', '10^12/l', '4,20 - 5,60']);
+  });
+  it('negative: not for a test not counted per litre, nor in the value\'s place', () => {
+    expect(repairCountExponents(['Glucose', '105', '10791', '70-99'])).toEqual(['Glucose', '105', '10791', '70-99']);
+    expect(repairCountExponents(['Platelets', '10791', '150-400'])).toEqual(['Platelets', '10791', '150-400']);
+  });
+});
+
+describe('a real extreme with a "+" beside its range (plausibility.ts)', () => {
+  it('glucose 27,7 + beside 3,9 - 6,1 stands (the table knows glucose reaches it)', () => {
+    const r = parse([row(100, 'Glucose', '27,7 +', 'mmol/l', '3,9 - 6,1')]);
+    expect(byName(r, 'Glucose')?.value).toBe('27.7');
+  });
+  it('negative: potassium 46,8 + beside 3,5 - 5,1 is still no reading (a lost separator)', () => {
+    expect(byName(parse([row(100, 'Potassium', '46,8 +', 'mmol/l', '3,5 - 5,1')]), 'Potassium')).toBeUndefined();
   });
 });
