@@ -74,7 +74,7 @@ const LABELS: LabelRule[] = [
   { field: 'collected', re: /\b(datum (?:i vrijeme )?(?:uzorkovanja|vadenja(?: krvi)?|prijema uzorka)|datum odvzema|(?:thoi gian|ngay) lay mau)\b/ },
   { field: 'reported', re: /\b(datum (?:izdavanja|izdaje)(?: nalaza)?|(?:thoi gian|ngay) tra ket qua)\b/ },
   { field: 'specimen', re: /\b(broj uzorka|broj nalaza|st\. vzorca|so phieu)\b/, needsSeparator: true },
-  { field: 'lastFirst', re: /\b(ho (?:va )?ten(?: benh nhan)?|ten benh nhan)\b/, needsSeparator: true },
+  { field: 'lastFirst', re: /\b(ho ?(?:va )?ten(?: benh nhan)?|ten benh nhan)\b/, needsSeparator: true },
   { field: 'other', re: /\b(spol|oib|mbo|uputio|nam sinh|gioi tinh|dia chi|bac si chi dinh|chan doan|khoa\/phong|ma bn)\b/, needsSeparator: true },
   // Lithuanian: "Gimimo data", "Mėginio paėmimo data", "Atsakymo data", "Mėginio Nr."; "Pacientas" gives the given
   // names first ("Jurgita Jankauskienė").

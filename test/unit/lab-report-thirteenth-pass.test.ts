@@ -33,6 +33,9 @@ describe('Vietnamese labels, with or without accents', () => {
   it('"Ho ten: BUI VAN AN" is family name first; the hospital is the lab; the year of birth alone is no birth date', () => {
     expect(sheet('BUI VAN AN')).toMatchObject({ patient_first_name: 'VAN AN', patient_last_name: 'BUI', dob: '', lab_name: 'BENH VIEN DA KHOA TINH NAM DINH', date_collected: '2025-01-01', date_reported: '2025-01-02' });
   });
+  it('"Hoten:" with the space OCR lost is the same label', () => {
+    expect(extractMetadata(lines('BENH VIEN DA KHOA TINH NAM DINH', 'Hoten: BUI THI HUONG   Nam sinh: 1973   Gioi tinh: Nu'))).toMatchObject({ patient_first_name: 'THI HUONG', patient_last_name: 'BUI' });
+  });
   it('negative: a name that opens with no known family name is not cut by the list', () => {
     expect(sheet('ALEX SMITH JONES')).toMatchObject({ patient_first_name: '', patient_last_name: '' });
   });
