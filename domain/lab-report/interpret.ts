@@ -4,10 +4,10 @@
  * qualitative value with a qualitative range ("Positive" against "Negative"). When neither exists, or
  * the comparison cannot be decided ("<5" against 2–10), nothing is said: no guess.
  */
-import { type ParsedFlag } from './flags.js';
+import { type ParsedFlag, parseFlag } from './flags.js';
 import { type ParsedRange } from './ranges.js';
-import { type Interpretation } from './types.js';
-import { type ParsedValue } from './values.js';
+import { type Interpretation, type ParsedResult } from './types.js';
+import { type ParsedValue, parseValue } from './values.js';
 
 export interface Judgement {
   interpretation?: Interpretation;
@@ -82,4 +82,16 @@ export function interpret(value: ParsedValue, range: ParsedRange | undefined, fl
   }
   if (range && value.qualitative) return fromQualitative(value, range);
   return {};
+}
+
+/**
+ * A finished result given `range` after it was read (an interval printed apart from it, one sex's range out of
+ * both): its bounds, its text when `text` is given, and its interpretation judged again with its own flag.
+ */
+export function withRange(result: ParsedResult, range: ParsedRange, text?: string): ParsedResult {
+  const out: ParsedResult = text === undefined ? { ...result } : { ...result, reference_range_text: text };
+  if (range.min !== undefined) out.min_reference_range = range.min;
+  if (range.max !== undefined) out.max_reference_range = range.max;
+  const value = parseValue(result.value, false);
+  return value ? { ...out, ...interpret(value, range, result.flag ? parseFlag(result.flag) : undefined) } : out;
 }

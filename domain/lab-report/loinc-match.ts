@@ -12,7 +12,7 @@
 import { editDistance } from './edit-distance.js';
 import { LOINC_TABLE, type LoincEntry, type LoincSystem } from './loinc-table.js';
 import { panelTagsIn, quantityCueIn, type SpecimenHint, specimenHintIn } from './match-context.js';
-import { foldText } from './text.js';
+import { foldText, trailingBracket } from './text.js';
 import { type LoincMatch } from './types.js';
 import { type UnitKind, unitKind } from './units.js';
 
@@ -326,7 +326,7 @@ const WEAK_MATCH = 0.5;
  */
 function withBracketedName(name: string, options: MatchOptions, whole: LoincMatch[]): LoincMatch[] {
   if ((whole[0]?.confidence_score ?? 0) >= WEAK_MATCH) return whole;
-  const inner = /\(([^()]{2,40})\)\s*$/.exec(name)?.[1]?.trim();
+  const inner = trailingBracket(name);
   if (!inner || !/\p{L}{2}/u.test(inner) || inner === name.trim()) return whole;
   const own = rankLoinc(inner, options);
   return (own[0]?.confidence_score ?? 0) > (whole[0]?.confidence_score ?? 0) ? own : whole;

@@ -17,7 +17,7 @@ import { leadingResult, splitResults } from './multi.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel, patientSex } from './metadata.js';
 import { parseFlag } from './flags.js';
 import { readHl7Segments } from './hl7.js';
-import { interpret } from './interpret.js';
+import { interpret, withRange } from './interpret.js';
 import { headingUnit, isPanelHeading, panelTitle } from './panels.js';
 import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge, rangeForSex, sexOfRange } from './ranges.js';
 import { garbledOcrName, nearestLabel, repairOcrName } from './ocr-names.js';
@@ -608,7 +608,10 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
   const decimalComma = usesDecimalComma(allText, language);
   const metaLines: MetadataLine[] = lines
     .filter((l) => !detectHeader(l.line))
-    .map((l) => ({ text: ocrPages.has(l.page) ? withLabelGaps(lineText(withoutMarks(l.line))) : lineText(withoutMarks(l.line)), page: l.page }));
+    .map((l) => {
+      const text = lineText(withoutMarks(l.line));
+      return { text: ocrPages.has(l.page) ? withLabelGaps(text) : text, page: l.page };
+    });
   const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
   const sex = patientSex(metaLines);
   const reader = new ReportReader(decimalComma, ocrPages, ageInDays(metadata.dob, metadata.date_collected || metadata.date_reported), sex);
@@ -667,12 +670,7 @@ function withSexRanges(results: ParsedResult[], sex: 'M' | 'F' | undefined, deci
   return results.map((r) => {
     if (!r.reference_range_text || r.min_reference_range !== undefined || r.max_reference_range !== undefined) return r;
     const range = rangeForSex(r.reference_range_text, sex, decimalComma);
-    const value = range && parseValue(r.value, false);
-    if (!range || !value) return r;
-    const out: ParsedResult = { ...r, ...interpret(value, range, r.flag ? parseFlag(r.flag) : undefined) };
-    if (range.min !== undefined) out.min_reference_range = range.min;
-    if (range.max !== undefined) out.max_reference_range = range.max;
-    return out;
+    return range && parseValue(r.value, false) ? withRange(r, range) : r;
   });
 }
 

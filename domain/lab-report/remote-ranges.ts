@@ -8,14 +8,12 @@
  * in the result's brackets ("TSH" for "THYROID STIMULATING HORMONE (TSH)"), or the same LOINC code when both
  * names are known tests.
  */
-import { parseFlag } from './flags.js';
-import { interpret } from './interpret.js';
+import { withRange } from './interpret.js';
 import { matchLoinc } from './loinc-match.js';
 import { type ParsedRange, parseRange } from './ranges.js';
-import { foldText, squash } from './text.js';
-import type { ParsedResult, TextLine } from './types.js';
+import { foldText, squash, trailingBracket } from './text.js';
+import type { LoincMatch, ParsedResult, TextLine } from './types.js';
 import { isUnitToken } from './units.js';
-import { parseValue } from './values.js';
 
 export interface RangeStatement {
   /** The name the interval is printed with. */
@@ -110,34 +108,28 @@ export function rangeStatements(lines: TextLine[], decimalComma: boolean): { sta
 }
 
 const key = (name: string) => squash(foldText(name).replace(/[^\p{L}\p{N}]+/gu, ' '));
-const bracketed = (name: string) => /\(([^()]{1,30})\)\s*$/.exec(name)?.[1];
 /** A LOINC match sure enough to say two names are one test. */
 const SURE = 0.8;
 
-function names(statement: RangeStatement, result: ParsedResult): boolean {
+function names(statement: RangeStatement, theirs: LoincMatch | undefined, result: ParsedResult): boolean {
   const s = key(statement.name);
   if (s === '') return false;
   if (s === key(result.test_name)) return true;
-  const inner = bracketed(result.test_name);
+  const inner = trailingBracket(result.test_name);
   if (inner && s === key(inner)) return true;
   const own = result.loinc_matches?.[0];
-  const theirs = matchLoinc(statement.name)[0];
   return !!own && !!theirs && own.confidence_score >= SURE && theirs.confidence_score >= SURE && own.loinc_code === theirs.loinc_code;
 }
 
 /** Each result without a range gets the interval printed apart for it (each interval used once, first match first). */
 export function withRemoteRanges(results: ParsedResult[], statements: RangeStatement[]): ParsedResult[] {
   if (statements.length === 0) return results;
-  const left = [...statements];
+  const left = statements.map((statement) => ({ statement, theirs: matchLoinc(statement.name)[0] }));
   return results.map((r) => {
     if (r.reference_range_text) return r;
-    const at = left.findIndex((s) => names(s, r));
+    const at = left.findIndex(({ statement, theirs }) => names(statement, theirs, r));
     if (at < 0) return r;
-    const [{ range }] = left.splice(at, 1) as [RangeStatement];
-    const value = parseValue(r.value, false);
-    const out: ParsedResult = { ...r, reference_range_text: range.text };
-    if (range.min !== undefined) out.min_reference_range = range.min;
-    if (range.max !== undefined) out.max_reference_range = range.max;
-    return value ? { ...out, ...interpret(value, range, r.flag ? parseFlag(r.flag) : undefined) } : out;
+    const { range } = left.splice(at, 1)[0]!.statement;
+    return withRange(r, range, range.text);
   });
 }

@@ -34,6 +34,11 @@ export function foldSameLength(text: string): string {
     .join('');
 }
 
+/** What a name's closing brackets hold: "WBC" in "So luong bach cau (WBC)", "TSH" in "THYROID STIMULATING HORMONE (TSH)". */
+export function trailingBracket(name: string): string | undefined {
+  return /\(([^()]{1,40})\)\s*$/.exec(name)?.[1]?.trim();
+}
+
 /** Collapse runs of whitespace to one space and trim. */
 export function squash(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
