@@ -7,6 +7,8 @@ ARG NODE_IMAGE=node:20.19.5-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+# patches/: fixes to installed packages, applied by `patch-package` (the postinstall script); see README, Benchmarks.
+COPY patches ./patches
 # The lockfile pins every package; install scripts are allowed via package.json "allowScripts".
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
