@@ -18,6 +18,9 @@
  *   BENCH_WORKER_PROFILE=<dir>: a CPU profile of the worker over the whole run, written there as it stops.
  *   BENCH_ROUNDS (1): more rounds of A, B and bare on the same stack; prints each round, the median ratio
  *      and whether B's p99 stayed under 1 s in every round.
+ *   BENCH_WARMUP (2,000): before the first round, that many events recorded and delivered as in A, and as many
+ *      envelopes POSTed by the bare loop, none measured (as bench:orders warms up: code compiled, statements
+ *      prepared, the endpoint's workflow running, as in a service that has been up for a while).
  *
  * Every event must arrive (missing ones are an error, exit 1); duplicates are reported. Progress on
  * stderr, results on stdout. Scratch Postgres + Temporal, cleanup and percentiles: bench/support.ts.
@@ -49,6 +52,7 @@ const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 300) * 1000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000);
 /**
  * BENCH_RECORD: how A's recorder writes a transaction's events. `batch` (default): one `recordTeamEvents` statement
  * for the transaction's events, as order creation and a simulated walk record theirs; `event`: one statement per
@@ -328,6 +332,23 @@ async function main() {
       ];
       return { ratio, bP99, lines };
     };
+
+    if (WARMUP > 0) {
+      log(`warm-up: ${WARMUP} events recorded and delivered as in A, and ${WARMUP} bare POSTs (not measured)…`);
+      const wIds: string[] = [];
+      await pool(Math.ceil(WARMUP / BATCH), WRITERS, (b) => record(Math.min(BATCH, WARMUP - b * BATCH), b * BATCH, wIds, new Map()));
+      await awaitAll('warm-up', wIds, WARMUP);
+      check('warm-up', wIds);
+      const sign = webhookSigner([secret]);
+      const wBare = Array.from({ length: WARMUP }, () => randomUUID());
+      await pool(WARMUP, settings.concurrency, async (i) => {
+        const body = JSON.stringify({ event_type: 'labtest.order.updated', data: orderLikeData(i, team.teamId), team_id: team.teamId, user_id: null, client_user_id: null });
+        await postEvent(url, sign(wBare[i]!, new Date(), body), body, settings.timeoutMs);
+      });
+      check('warm-up bare', wBare);
+      // and statistics on the tables the warm-up filled, as autovacuum keeps them on a service that has been up a while
+      await db.sql`analyze`;
+    }
 
     const results: Awaited<ReturnType<typeof round>>[] = [];
     for (let r = 0; r < ROUNDS; r++) {
