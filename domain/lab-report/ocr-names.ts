@@ -21,6 +21,24 @@ export function garbledOcrName(name: string, confidence: number): boolean {
   return confidence < GARBLED && !/\p{L}{3}/u.test(name);
 }
 
+/** Whether most of a text's letters are of a script other than Latin (a Russian or Greek report). */
+export function mostlyNonLatin(text: string): boolean {
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  return letters > 0 && latin * 2 < letters;
+}
+
+/**
+ * "Imoxoza" for Глюкоза: on an OCR page printed mostly in another script (Cyrillic, Greek), a name written all
+ * in Latin letters, with a word of four letters or more in lower case, that the LOINC table cannot even half
+ * match is a word of that script that OCR read as Latin look-alikes, not a test's name. The Latin names such
+ * reports print are abbreviations in capitals ("HGB", "ALT") or names the table knows ("HbA1c"), which stay.
+ */
+export function wrongScriptName(name: string, confidence: number): boolean {
+  if (confidence >= GARBLED || !/\p{L}/u.test(name) || /[^\P{L}\p{Script=Latin}]/u.test(name)) return false;
+  return name.split(/[^\p{L}]+/u).some((word) => word.length >= 4 && /\p{Ll}/u.test(word));
+}
+
 /** What OCR read → what may have been printed, for the shapes tesseract confuses in print. */
 const LOOK_ALIKES: [string, string][] = [
   ['e', 'c'],

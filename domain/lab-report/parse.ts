@@ -20,7 +20,7 @@ import { readHl7Segments } from './hl7.js';
 import { interpret, withRange } from './interpret.js';
 import { headingUnit, isPanelHeading, panelTitle } from './panels.js';
 import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge, rangeForSex, sexOfRange } from './ranges.js';
-import { garbledOcrName, nearestLabel, repairOcrName } from './ocr-names.js';
+import { garbledOcrName, mostlyNonLatin, nearestLabel, repairOcrName, wrongScriptName } from './ocr-names.js';
 import { withRecoveredReadings } from './ocr-recover.js';
 import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
@@ -276,6 +276,8 @@ class ReportReader {
     private readonly ageDays?: number,
     /** The patient's sex, when the report states it. */
     private readonly sex?: 'M' | 'F',
+    /** OCR pages printed mostly in a script other than Latin (see wrongScriptName). */
+    private readonly nonLatinPages = new Set<number>(),
   ) {}
 
   readonly nameConfidence = (name: string): number => {
@@ -547,7 +549,9 @@ class ReportReader {
     if (fromHeading) row = { ...row, unit: fromHeading };
     const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
     const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative, rangeText: row.range?.text });
-    if (!isResult(row, matches[0]) || (ocr && (garbledOcrName(row.name, matches[0]?.confidence_score ?? 0) || isRangeOrUnitHeading(row.name)))) return undefined;
+    const confidence = matches[0]?.confidence_score ?? 0;
+    if (!isResult(row, matches[0]) || (ocr && (garbledOcrName(row.name, confidence) || isRangeOrUnitHeading(row.name)))) return undefined;
+    if (this.nonLatinPages.has(page) && wrongScriptName(row.name, confidence)) return undefined;
     return toResult(row, page, panel, matches);
   }
 
@@ -614,7 +618,8 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
     });
   const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
   const sex = patientSex(metaLines);
-  const reader = new ReportReader(decimalComma, ocrPages, ageInDays(metadata.dob, metadata.date_collected || metadata.date_reported), sex);
+  const nonLatinPages = new Set([...ocrPages].filter((page) => mostlyNonLatin(lines.filter((l) => l.page === page).map((l) => l.line.text).join(' '))));
+  const reader = new ReportReader(decimalComma, ocrPages, ageInDays(metadata.dob, metadata.date_collected || metadata.date_reported), sex, nonLatinPages);
   // Intervals printed apart from their results ("Bio. Ref. Interval — TSH: 0.54 - 5.30"): their lines are no results.
   const remote = rangeStatements(lines.map((l) => l.line), decimalComma);
   for (const l of lines) if (!furniture.has(l) && !remote.lines.has(l.line)) reader.read(l);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mostlyNonLatin, wrongScriptName } from '../../domain/lab-report/ocr-names.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { lostDigit } from '../../domain/lab-report/plausibility.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
@@ -57,5 +58,43 @@ describe('a value that lost a digit: far below its range, not flagged low (plaus
     expect(byName(ocr, 'Creatinine')?.value).toBe('0.41');
     expect(byName(ocr, 'Sodium')?.value).toBe('139');
     expect(byName(parse(lines, 'text_layer'), 'Cholesterol')?.value).toBe('9');
+  });
+});
+
+describe('a name OCR read in the wrong script (ocr-names.ts, wrongScriptName)', () => {
+  it('a page mostly in Cyrillic or Greek letters', () => {
+    expect(mostlyNonLatin('Общий белок 70 г/л Альбумин 42 г/л ALT')).toBe(true);
+    expect(mostlyNonLatin('Αιμοσφαιρίνη 14,1 g/dL Λευκά')).toBe(true);
+    expect(mostlyNonLatin('Total protein 70 g/L Альбумин')).toBe(false);
+    expect(mostlyNonLatin('12 34 56')).toBe(false);
+  });
+
+  it('a Latin word of four letters or more, in lower case, that the table cannot half match', () => {
+    expect(wrongScriptName('Ksbamun', 0)).toBe(true);
+    expect(wrongScriptName('Bpemr cbepr', 0.2)).toBe(true);
+  });
+
+  it('negative: capital abbreviations, names the table knows, names in the page script, mixed names', () => {
+    expect(wrongScriptName('HGB', 0)).toBe(false);
+    expect(wrongScriptName('TSH', 0)).toBe(false);
+    expect(wrongScriptName('HbA1c', 0.95)).toBe(false);
+    expect(wrongScriptName('Ferritin', 0.9)).toBe(false);
+    expect(wrongScriptName('Ферритин', 0)).toBe(false);
+    expect(wrongScriptName('Гемоглобин (Hgb)', 0)).toBe(false);
+  });
+
+  it('end to end: no result on a Cyrillic OCR page; the same row stands on a Latin page', () => {
+    const cyrillic = [
+      row(100, 'Показатель', 'Результат', 'Единицы', 'Норма'),
+      row(120, 'Альбумин', '41', 'г/л', '35 - 52'),
+      row(140, 'Ksbamun', '6,1', 'ммоль/л', '3,3 - 6,4'),
+      row(160, 'Общий белок', '72', 'г/л', '64 - 83'),
+      row(180, 'Ферритин', '88', 'мкг/л', '20 - 250'),
+    ];
+    const read = parse(cyrillic);
+    expect(read.map((r) => r.test_name)).not.toContain('Ksbamun');
+    expect(byName(read, 'Альбумин')?.value).toBe('41');
+    const latin = [row(100, 'Test', 'Result', 'Units', 'Range'), row(120, 'Ksbamun', '6.1', 'mmol/L', '3.3 - 6.4'), row(140, 'Sodium', '139', 'mmol/L', '135-145')];
+    expect(byName(parse(latin), 'Ksbamun')?.value).toBe('6.1');
   });
 });
