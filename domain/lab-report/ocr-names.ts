@@ -66,15 +66,20 @@ const LOOK_ALIKES: [string, string][] = [
   ['i', 'l'],
   ['c', 't'],
   ['g', 'c'],
-  // Capitals of one stem ("APTI" for APTT), round capitals ("HOM" for HCM).
+  // Capitals of one stem ("APTI" for APTT), round capitals ("HOM" for HCM, "ROW" for RDW), a B whose bowls
+  // opened ("WEC" for WBC), and a 2 read as the letter of its shape ("coz" for CO2).
   ['I', 'T'],
   ['O', 'C'],
+  ['O', 'D'],
+  ['E', 'B'],
+  ['z', '2'],
+  ['Z', '2'],
 ];
 
 /** A test name the table knows as printed (an alias, with or without qualifiers). */
 const KNOWN = 0.93;
 /**
- * A one-word name of four or five letters may also be repaired into an abbreviation the table knows
+ * A one-word name of three to five letters may also be repaired into an abbreviation the table knows
  * with less confidence ("Glug" → Gluc), when no swap gives a name it knows as printed and only one
  * test is reached so.
  */
@@ -100,7 +105,7 @@ export function repairOcrName(name: string): string {
           const variant = [...words.slice(0, w), word.slice(0, i) + to + word.slice(i + from.length), ...words.slice(w + 1)].join(' ');
           const top = matchLoinc(variant)[0];
           if (top && top.confidence_score >= KNOWN && !found.has(top.loinc_code)) found.set(top.loinc_code, variant);
-          else if (top && words.length === 1 && word.length >= 4 && top.confidence_score >= ABBREVIATION && !abbreviations.has(top.loinc_code)) abbreviations.set(top.loinc_code, variant);
+          else if (top && words.length === 1 && word.length >= 3 && top.confidence_score >= ABBREVIATION && !abbreviations.has(top.loinc_code)) abbreviations.set(top.loinc_code, variant);
         }
       }
     });
@@ -124,6 +129,8 @@ const SPLITS = new Map([
   ['in', 'm'],
   ['ri', 'n'],
   ['vv', 'w'],
+  // "Cakium" for Calcium: an l and a c printed close read as one k.
+  ['lc', 'k'],
 ]);
 
 /** Edit distance where a look-alike swap or split costs 0.5, stopping once past `max`. */
@@ -168,7 +175,8 @@ const LONG_SHARE = 0.15;
  */
 function nearestLongName(name: string): string | undefined {
   const word = fold(name.replace(/[.…:]+$/, '').trim());
-  if (!/^[a-z][a-z0-9]{6,}$/.test(word)) return undefined;
+  // Six letters may be a seven-letter name with two letters read as one ("Cakium").
+  if (!/^[a-z][a-z0-9]{5,}$/.test(word)) return undefined;
   const scored: { name: string; codes: Set<string>; cost: number }[] = [];
   for (const [key, known] of longNamesOf()) {
     const max = Math.max(1, LONG_SHARE * key.length);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mostlyNonLatin, wrongScriptName } from '../../domain/lab-report/ocr-names.js';
+import { mostlyNonLatin, repairOcrName, wrongScriptName } from '../../domain/lab-report/ocr-names.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { lostDigit } from '../../domain/lab-report/plausibility.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
@@ -96,5 +96,24 @@ describe('a name OCR read in the wrong script (ocr-names.ts, wrongScriptName)', 
     expect(byName(read, 'Альбумин')?.value).toBe('41');
     const latin = [row(100, 'Test', 'Result', 'Units', 'Range'), row(120, 'Ksbamun', '6.1', 'mmol/L', '3.3 - 6.4'), row(140, 'Sodium', '139', 'mmol/L', '135-145')];
     expect(byName(parse(latin), 'Ksbamun')?.value).toBe('6.1');
+  });
+});
+
+describe('more look-alike letters in short names (ocr-names.ts, repairOcrName)', () => {
+  it('a B whose bowls opened read as E, a D read as O, a 2 read as z, "lc" read as k', () => {
+    expect(repairOcrName('WEC')).toBe('WBC');
+    expect(repairOcrName('ROW')).toBe('RDW');
+    expect(repairOcrName('coz')).toBe('co2');
+    expect(repairOcrName('Cakium')).toBe('Calcium');
+  });
+
+  it('negative: words that are no test one such swap away are left as read', () => {
+    for (const word of ['Serum', 'Normal', 'Result', 'Female', 'our', 'Row 3', 'Zone']) expect(repairOcrName(word)).toBe(word);
+  });
+
+  it('end to end: the repaired name is read as the test', () => {
+    const read = parse([row(100, 'Test', 'Result', 'Units', 'Range'), row(120, 'WEC', '6.2', 'x10^3/uL', '4.0-10.5'), row(140, 'coz', '25', 'mmol/L', '22-29')]);
+    expect(read.find((r) => r.test_name === 'WBC')?.value).toBe('6.2');
+    expect(read.find((r) => r.loinc_matches?.[0]?.loinc_code === '2028-9')?.value).toBe('25');
   });
 });
