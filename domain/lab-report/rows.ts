@@ -9,7 +9,7 @@
  */
 import { isAmbiguousFlag, parseFlag, type ParsedFlag } from './flags.js';
 import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole, isTierWord } from './layout.js';
-import { withCaretForPercent, withGluedFlagsSplit } from './ocr-tokens.js';
+import { withCaretForPercent, withCountBaseRepaired, withGluedFlagsSplit } from './ocr-tokens.js';
 import { parseRange, type ParsedRange } from './ranges.js';
 import { squash } from './text.js';
 import { applyRangeLabels, joinSpacedUnits, type Token, tokenize } from './tokens.js';
@@ -164,7 +164,7 @@ const RESULT_STATUS = /^(final|prelim|preliminary|corrected|amended|verified|val
 /** Assign value, unit, range and flag among the tokens that follow a name. */
 function assignFields(allTokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
   if (!opts.ocr) return fieldsOf(allTokens, opts, rangeBeforeResult);
-  const glued = withGluedFlagsSplit(withCaretForPercent(allTokens));
+  const glued = withGluedFlagsSplit(withCountBaseRepaired(withCaretForPercent(allTokens)));
   const tokens = glued.tokens.map((t) => rangeWithSpeck(t, opts.decimalComma));
   const clean = withoutTrailingDebris(tokens);
   // Debris is dropped only from a row whose other fields then read cleanly: beside a stray word, it is not known to be debris.

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mostlyNonLatin, repairOcrName, wrongScriptName } from '../../domain/lab-report/ocr-names.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
+import { withCountBaseRepaired } from '../../domain/lab-report/ocr-tokens.js';
 import { lostDigit } from '../../domain/lab-report/plausibility.js';
+import { tokenize } from '../../domain/lab-report/tokens.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
 
 /**
@@ -115,5 +117,27 @@ describe('more look-alike letters in short names (ocr-names.ts, repairOcrName)',
     const read = parse([row(100, 'Test', 'Result', 'Units', 'Range'), row(120, 'WEC', '6.2', 'x10^3/uL', '4.0-10.5'), row(140, 'coz', '25', 'mmol/L', '22-29')]);
     expect(read.find((r) => r.test_name === 'WBC')?.value).toBe('6.2');
     expect(read.find((r) => r.loinc_matches?.[0]?.loinc_code === '2028-9')?.value).toBe('25');
+  });
+});
+
+describe('a count unit whose base ten OCR misread (ocr-tokens.ts, withCountBaseRepaired)', () => {
+  const kinds = (text: string) => withCountBaseRepaired(tokenize(text, 0)).map((t) => [t.kind, t.text]);
+
+  it('"18*9/L", "18^12/L", "1O^3/uL", "1o*6/uL": the zero read as 8 or a letter O is still ten', () => {
+    expect(kinds('18*9/L')).toEqual([['unit', '10*9/L']]);
+    expect(kinds('18^12/L')).toEqual([['unit', '10^12/L']]);
+    expect(kinds('1O^3/uL')).toEqual([['unit', '10^3/uL']]);
+    expect(kinds('1o*6/uL')).toEqual([['unit', '10*6/uL']]);
+  });
+
+  it('negative: another base, another exponent, or no volume after it is left as read', () => {
+    expect(kinds('18*7/L').some(([k]) => k === 'unit')).toBe(false);
+    expect(kinds('28^9/L').some(([k]) => k === 'unit')).toBe(false);
+    expect(kinds('18*9').some(([k]) => k === 'unit')).toBe(false);
+  });
+
+  it('end to end: the row gets its unit and no stray number (OCR only)', () => {
+    const line = cells(120, [40, 'WBC'], [120, 'White cells'], [300, '6.3'], [360, '18*9/L'], [460, '4.0-11.0']);
+    expect(byName(parse([line]), 'White cells')).toMatchObject({ value: '6.3', units: '10*9/L' });
   });
 });
