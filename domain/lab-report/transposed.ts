@@ -251,6 +251,8 @@ const decimalsOf = (text: string): number | undefined => {
  */
 export function flagFromLastDigit(value: string, older: string[], range: { min?: number; max?: number } | undefined): string {
   const v = value.trim();
+  const letter = flagFromLetter(v, older, range);
+  if (letter) return letter;
   const m = /^(\d+[.,]\d+)(\d)$/.exec(v);
   if (!m) return older.length === 0 ? value : wholeFlagFromLastDigit(v, older, range) ?? value;
   if (older.length === 0) return value;
@@ -262,6 +264,19 @@ export function flagFromLastDigit(value: string, older: string[], range: { min?:
   if (flag === 'H' && range?.max !== undefined && !(n > range.max)) return value;
   if (flag === 'L' && range?.min !== undefined && !(n < range.min)) return value;
   return `${m[1]}${flag}`;
+}
+
+/**
+ * "110R" under "99H", "115H": a bold H printed after the value and read by OCR as R (its right stem and bar
+ * taken for a bowl and leg). No flag is printed as R; the value with an H is meant when the column's range
+ * says the value lies above it or, with no range read, an older value of the column is printed with H.
+ */
+function flagFromLetter(v: string, older: string[], range: { min?: number; max?: number } | undefined): string | undefined {
+  const m = /^(\d+(?:[.,]\d+)?)\s?R$/.exec(v);
+  if (!m) return undefined;
+  const n = Number(m[1]!.replace(',', '.'));
+  if (range?.max !== undefined) return n > range.max ? `${m[1]}H` : undefined;
+  return range?.min === undefined && older.some((o) => /^\d+(?:[.,]\d+)?\s?H$/.test(o.trim())) ? `${m[1]}H` : undefined;
 }
 
 /** "458H", "547": a whole number with its flag letter if any; undefined for other cells. */

@@ -4,6 +4,7 @@ import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { withCountBaseRepaired } from '../../domain/lab-report/ocr-tokens.js';
 import { lostDigit } from '../../domain/lab-report/plausibility.js';
 import { tokenize } from '../../domain/lab-report/tokens.js';
+import { flagFromLastDigit } from '../../domain/lab-report/transposed.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
 
 /**
@@ -139,5 +140,18 @@ describe('a count unit whose base ten OCR misread (ocr-tokens.ts, withCountBaseR
   it('end to end: the row gets its unit and no stray number (OCR only)', () => {
     const line = cells(120, [40, 'WBC'], [120, 'White cells'], [300, '6.3'], [360, '18*9/L'], [460, '4.0-11.0']);
     expect(byName(parse([line]), 'White cells')).toMatchObject({ value: '6.3', units: '10*9/L' });
+  });
+});
+
+describe('a flag H read as R after a value (transposed.ts, flagFromLastDigit)', () => {
+  it('"131R" above its column\'s range, or under older values flagged H with no range read, is 131H', () => {
+    expect(flagFromLastDigit('131R', ['128H', '97'], { min: 50, max: 105 })).toBe('131H');
+    expect(flagFromLastDigit('7.9R', ['7.4H', '6.9'], undefined)).toBe('7.9H');
+  });
+
+  it('negative: inside the range, or no range and no older H, is left as read', () => {
+    expect(flagFromLastDigit('88R', ['90', '93'], { min: 50, max: 105 })).toBe('88R');
+    expect(flagFromLastDigit('7.9R', ['7.4', '6.9'], undefined)).toBe('7.9R');
+    expect(flagFromLastDigit('7.9R', ['7.4H'], { min: 5 })).toBe('7.9R');
   });
 });
