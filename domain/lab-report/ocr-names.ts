@@ -74,6 +74,8 @@ const LOOK_ALIKES: [string, string][] = [
   ['E', 'B'],
   ['z', '2'],
   ['Z', '2'],
+  // A 3 whose left ends faded, read as the bracket of its shape ("HCO)" for HCO3).
+  [')', '3'],
 ];
 
 /** A test name the table knows as printed (an alias, with or without qualifiers). */

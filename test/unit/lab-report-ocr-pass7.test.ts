@@ -155,3 +155,10 @@ describe('a flag H read as R after a value (transposed.ts, flagFromLastDigit)', 
     expect(flagFromLastDigit('7.9R', ['7.4H'], { min: 5 })).toBe('7.9R');
   });
 });
+
+describe('a 3 read as a closing bracket in a short name (ocr-names.ts, LOOK_ALIKES)', () => {
+  it('"HCO)" is HCO3; a bracket the table knows no test by is left', () => {
+    expect(repairOcrName('HCO)')).toBe('HCO3');
+    expect(repairOcrName('(see note)')).toBe('(see note)');
+  });
+});
