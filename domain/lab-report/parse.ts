@@ -18,6 +18,7 @@ import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLa
 import { parseFlag } from './flags.js';
 import { readHl7Segments } from './hl7.js';
 import { interpret, withRange } from './interpret.js';
+import { analyteOfInterval } from './intervals.js';
 import { headingUnit, isPanelHeading, panelTitle } from './panels.js';
 import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge, rangeForSex, sexOfRange } from './ranges.js';
 import { garbledOcrName, mostlyNonLatin, nearestLabel, repairOcrName, wrongScriptName } from './ocr-names.js';
@@ -240,6 +241,9 @@ function giveRange(result: ParsedResult, row: RowCandidate, range: ParsedRange, 
   if (range.max !== undefined) result.max_reference_range = range.max;
 }
 
+/** Below this LOINC confidence a name read by OCR is not even half a test's name (ocr-names.ts, garbledOcrName). */
+const GARBLED_NAME = 0.5;
+
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
 class ReportReader {
   private layout: ColumnLayout | undefined;
@@ -317,9 +321,14 @@ class ReportReader {
     }
     const opts = { decimalComma: this.decimalComma, layout: TRANSPOSED_LAYOUT, isKnownName: this.isKnownName, ocr: this.ocrPages.has(page) };
     for (const { line, source } of reading.rows()) {
-      const row = parseRow(line, opts);
-      // From OCR, a heading the LOINC table does not know is more likely misread than an unfamiliar test.
-      if (row && opts.ocr && this.nameConfidence(repairOcrName(row.name)) < LIKELY_TEST_NAME) continue;
+      let row = parseRow(line, opts);
+      // From OCR, a heading the LOINC table does not know is more likely misread than an unfamiliar test: it is
+      // read only when its column's unit and interval name one analyte (intervals.ts), and then as that analyte.
+      if (row && opts.ocr && this.nameConfidence(repairOcrName(row.name)) < LIKELY_TEST_NAME) {
+        const analyte = analyteOfInterval(row.unit, row.range?.min, row.range?.max);
+        if (!analyte) continue;
+        row = { ...row, name: analyte.name };
+      }
       if (row && this.accept(row, page)) this.sources.push(source);
     }
   }
@@ -536,6 +545,14 @@ class ReportReader {
     if (row.value.nakedPoint && this.ocrPages.has(page)) return undefined;
     const ocr = this.ocrPages.has(page);
     if (ocr) row = { ...row, name: repairOcrName(row.name) };
+    // From OCR, a name garbled past repair that the LOINC table cannot even half match ("W7l1 un": no run of three
+    // letters; "wcc" read "woe", "Plaqvctsts": letters only), beside a unit and an interval that name one analyte, is
+    // that analyte. A name with digits or signs among its letters ("cHCO3-(P,st)") is a real name the table lacks.
+    const asRead = ocr ? this.nameConfidence(row.name) : 1;
+    if (ocr && (garbledOcrName(row.name, asRead) || (asRead < GARBLED_NAME && /^[\p{L} .:]+$/u.test(row.name)))) {
+      const analyte = analyteOfInterval(row.unit, row.range?.min, row.range?.max);
+      if (analyte) row = { ...row, name: analyte.name };
+    }
     const folded = foldText(row.name).toLowerCase().replace(/[:.]+$/, '').trim();
     if (RANGE_LABEL.test(folded)) return undefined;
     if (GENERIC_RESULT.test(folded)) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { analyteOfInterval } from '../../domain/lab-report/intervals.js';
 import { mostlyNonLatin, repairOcrName, wrongScriptName } from '../../domain/lab-report/ocr-names.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { withCountBaseRepaired } from '../../domain/lab-report/ocr-tokens.js';
@@ -160,5 +161,53 @@ describe('a 3 read as a closing bracket in a short name (ocr-names.ts, LOOK_ALIK
   it('"HCO)" is HCO3; a bracket the table knows no test by is left', () => {
     expect(repairOcrName('HCO)')).toBe('HCO3');
     expect(repairOcrName('(see note)')).toBe('(see note)');
+  });
+});
+
+describe('a garbled name named by its unit and interval (intervals.ts, analyteOfInterval)', () => {
+  it('one analyte has that unit and an interval with both bounds where labs print them', () => {
+    expect(analyteOfInterval('g/L', 120, 160)?.code).toBe('718-7');
+    expect(analyteOfInterval('x10^9/L', 4.0, 10.0)?.code).toBe('6690-2');
+    expect(analyteOfInterval('10^3/µL', 3.8, 10.5)?.code).toBe('6690-2');
+    expect(analyteOfInterval('/mm³', 140_000, 440_000)?.code).toBe('777-3');
+    expect(analyteOfInterval('mmol/L', 3.4, 5.3)?.code).toBe('2823-3');
+    expect(analyteOfInterval('mEq/L', 98, 107)?.code).toBe('2075-0');
+    expect(analyteOfInterval('fL', 78, 98)?.code).toBe('787-2');
+  });
+
+  it('negative: no unit, one bound only, bounds reversed, a unit with overlapping analytes, or bounds nowhere', () => {
+    expect(analyteOfInterval(undefined, 120, 160)).toBeUndefined();
+    expect(analyteOfInterval('g/L', undefined, 160)).toBeUndefined();
+    expect(analyteOfInterval('g/L', 160, 120)).toBeUndefined();
+    expect(analyteOfInterval('U/L', 10, 40)).toBeUndefined();
+    expect(analyteOfInterval('mmol/L', 7, 9)).toBeUndefined();
+    expect(analyteOfInterval('mg/dL', 3.5, 5.0)).toBeUndefined();
+  });
+
+  it('end to end: a transposed table column under a heading OCR garbled is read as its analyte', () => {
+    const lines = [
+      cells(100, [40, 'Date'], [200, 'Na'], [300, 'uah'], [400, 'Creat']),
+      cells(120, [40, 'Units'], [200, 'mmol/L'], [300, 'g/L'], [400, 'umol/L']),
+      cells(140, [40, 'Range'], [200, '135-145'], [300, '120-160'], [400, '50-100']),
+      cells(160, [40, '02/03/2024'], [200, '140'], [300, '131'], [400, '77']),
+      cells(180, [40, '11/06/2024'], [200, '138'], [300, '128'], [400, '81']),
+    ];
+    const read = parse(lines);
+    expect(read.find((r) => r.loinc_matches?.[0]?.loinc_code === '718-7')?.value).toBe('128');
+    expect(byName(read, 'Na')?.value).toBe('138');
+    // from a text layer the heading is as printed: no analyte is inferred
+    expect(parse(lines, 'text_layer').some((r) => r.loinc_matches?.[0]?.loinc_code === '718-7' && r.test_name !== 'uah')).toBe(false);
+  });
+
+  it('end to end: a row whose name OCR garbled into letters is its analyte; a real name with signs is not renamed', () => {
+    const read = parse([
+      row(100, 'Test', 'Result', 'Units', 'Range'),
+      row(120, 'Plaqvctsts', '251', '10^9/L', '150-400'),
+      row(140, 'cNa+(P)x', '139', 'mmol/L', '135-145'),
+      row(160, 'Sodium', '141', 'mmol/L', '135-145'),
+    ]);
+    expect(read.find((r) => r.loinc_matches?.[0]?.loinc_code === '777-3')?.value).toBe('251');
+    expect(read.some((r) => r.test_name === 'Plaqvctsts')).toBe(false);
+    expect(read.some((r) => r.test_name.startsWith('cNa+'))).toBe(true);
   });
 });
