@@ -6,7 +6,8 @@
  */
 import { parseFlag } from './flags.js';
 import { signContradicted } from './ocr-tokens.js';
-import { hasLimits, impossibleInEveryUnit, impossibleValue } from './physiology.js';
+import { hasLimits, impossibleInEveryUnit, impossibleValue, listedUnit } from './physiology.js';
+import { isUnitToken } from './units.js';
 import { parseRange } from './ranges.js';
 import { type ParsedResult } from './types.js';
 
@@ -141,6 +142,19 @@ export function impossibleWithoutUnit(result: ParsedResult): boolean {
 }
 
 /**
+ * "NA SE  1.14 mg/dL" (an exam's heading OCR misread into a name the LOINC table takes for sodium): a value no
+ * human sample of the matched analyte reaches in any unit the physiology table lists for it, read with a unit
+ * the table does not list for it either. Value and unit are another test's; the name matched the wrong one
+ * (with a listed unit, impossibleValue judges; with none, impossibleWithoutUnit).
+ */
+export function foreignValueAndUnit(result: ParsedResult): boolean {
+  const unit = result.units?.trim();
+  const code = result.loinc_matches?.[0]?.loinc_code;
+  if (!unit || !isUnitToken(unit) || !hasLimits(code) || listedUnit(code, unit)) return false;
+  return impossibleInEveryUnit(code, Number(result.value));
+}
+
+/**
  * "Gliukozė 27,7 ↑" (read "27,7 +") beside 3,9 - 6,1: a value over three times its upper bound with a "+" may be a
  * real extreme (a diabetic's glucose, an inflamed CRP) rather than a lost separator. For an analyte whose human
  * span the physiology table knows (the value has passed impossibleValue above), it stands unless it lies ten
@@ -154,7 +168,8 @@ function possibleExtreme(r: ParsedResult): boolean {
 /**
  * Results of OCR pages without the values that carry the marks of a misreading: a lost separator
  * (see lostSeparator) or digit (lostDigit), or a value no human sample reaches for its analyte and unit (physiology.ts: a
- * separator lost in the value and its range alike; with no unit read, see impossibleWithoutUnit), or a
+ * separator lost in the value and its range alike; with no unit read, see impossibleWithoutUnit; with a unit the
+ * analyte is not reported in, foreignValueAndUnit), or a
  * "+" or "-" flag the value contradicts (ocr-tokens.ts, signContradicted), or a flag letter or an up arrow read as a digit
  * (flagReadAsDigit, arrowReadAsDigit), or a range line whose label OCR misread (rangeReadAsResult).
  * A leading zero is such a mark on any page.
@@ -165,7 +180,7 @@ export function withoutMisreadings(results: ParsedResult[], ocrPages: Set<number
     if (r.type === 'numeric' && LEADING_ZERO.test(r.value)) return false;
     if (!ocrPages.has(r.page ?? 0)) return true;
     if (r.type === 'numeric' && impossibleValue(r.loinc_matches?.[0]?.loinc_code, Number(r.value), r.units)) return false;
-    if (r.type === 'numeric' && impossibleWithoutUnit(r)) return false;
+    if (r.type === 'numeric' && (impossibleWithoutUnit(r) || foreignValueAndUnit(r))) return false;
     if (r.type === 'numeric' && signContradicted(Number(r.value), r.flag, r.min_reference_range, r.max_reference_range) && !possibleExtreme(r)) return false;
     return !lostSeparator(r, reportHasFlags) && !lostDigit(r, reportHasFlags) && !flagReadAsDigit(r, reportHasFlags) && !arrowReadAsDigit(r) && !rangeReadAsResult(r);
   });

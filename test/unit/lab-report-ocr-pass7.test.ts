@@ -3,7 +3,7 @@ import { analyteOfInterval } from '../../domain/lab-report/intervals.js';
 import { mostlyNonLatin, repairOcrName, wrongScriptName } from '../../domain/lab-report/ocr-names.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
 import { withCountBaseRepaired } from '../../domain/lab-report/ocr-tokens.js';
-import { lostDigit } from '../../domain/lab-report/plausibility.js';
+import { foreignValueAndUnit, lostDigit } from '../../domain/lab-report/plausibility.js';
 import { tokenize } from '../../domain/lab-report/tokens.js';
 import { flagFromLastDigit } from '../../domain/lab-report/transposed.js';
 import { type ExtractedPage, type ParsedResult, type TextLine } from '../../domain/lab-report/types.js';
@@ -209,5 +209,41 @@ describe('a garbled name named by its unit and interval (intervals.ts, analyteOf
     expect(read.find((r) => r.loinc_matches?.[0]?.loinc_code === '777-3')?.value).toBe('251');
     expect(read.some((r) => r.test_name === 'Plaqvctsts')).toBe(false);
     expect(read.some((r) => r.test_name.startsWith('cNa+'))).toBe(true);
+  });
+});
+
+describe('a value and unit another test\'s than the name matched (plausibility.ts, foreignValueAndUnit)', () => {
+  const matched = (code: string, value: string, units?: string): ParsedResult => ({
+    test_name: 'X',
+    value,
+    type: 'numeric',
+    ...(units === undefined ? {} : { units }),
+    loinc_matches: [{ loinc_code: code, loinc_name: '', confidence_score: 0.9 }],
+    page: 1,
+  });
+
+  it('sodium 0.9 mg/dL, haemoglobin 310 U/L: impossible in every listed unit and a unit not listed', () => {
+    expect(foreignValueAndUnit(matched('2951-2', '0.9', 'mg/dL'))).toBe(true);
+    expect(foreignValueAndUnit(matched('718-7', '310', 'U/L'))).toBe(true);
+  });
+
+  it('negative: a listed unit, no unit, a possible value, an analyte the table does not know, a garbled unit', () => {
+    expect(foreignValueAndUnit(matched('2951-2', '0.9', 'mmol/L'))).toBe(false);
+    expect(foreignValueAndUnit(matched('2951-2', '0.9'))).toBe(false);
+    expect(foreignValueAndUnit(matched('2951-2', '139', 'mg/dL'))).toBe(false);
+    expect(foreignValueAndUnit(matched('1742-6', '0.9', 'mg/dL'))).toBe(false);
+    expect(foreignValueAndUnit(matched('2951-2', '0.9', 'xq'))).toBe(false);
+  });
+
+  it('end to end: an exam heading misread into a known name is no result with another test\'s value (OCR only)', () => {
+    const lines = [
+      cells(100, [100, 'NA SE']),
+      cells(120, [100, 'Resultado:'], [250, '0,98 mg/dL']),
+      cells(140, [100, 'UREIA']),
+      cells(160, [100, 'Resultado:'], [250, '31 mg/dL']),
+    ];
+    const read = parse(lines);
+    expect(read.some((r) => r.value === '0.98')).toBe(false);
+    expect(read.find((r) => r.test_name === 'UREIA')?.value).toBe('31');
   });
 });
