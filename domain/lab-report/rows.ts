@@ -562,7 +562,10 @@ function byTokens(allTokens: Token[], opts: RowOptions): RowCandidate | undefine
     const row = candidate(name, f, false, opts);
     if (!row) continue;
     if (f.leftoverWords === 0 && f.extraNumbers === 0) return row;
-    fallback ??= f.leftoverWords === 0 ? row : undefined;
+    // From OCR, one garbled word beside a value that has a range ("23  un;  <35": U/L misread) is left out rather
+    // than the row, as a row read through columns allows (byColumns).
+    const garbled = opts.ocr === true && f.leftoverWords === 1 && f.extraNumbers === 0 && f.range !== undefined;
+    fallback ??= f.leftoverWords === 0 || garbled ? row : undefined;
   }
   return fallback;
 }

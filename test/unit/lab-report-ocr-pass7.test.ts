@@ -247,3 +247,18 @@ describe('a value and unit another test\'s than the name matched (plausibility.t
     expect(read.find((r) => r.test_name === 'UREIA')?.value).toBe('31');
   });
 });
+
+describe('one garbled word beside a value with a range, read without columns (rows.ts, byTokens)', () => {
+  it('a unit OCR garbled into a stray word ("un;" for U/L) is left out rather than the row (OCR only)', () => {
+    const lines = [cells(120, [40, 'GGT'], [120, 'Gamma GT'], [300, '31 un;'], [420, '<55']), cells(140, [40, 'Albumin'], [300, '41 g/L'], [420, '35-50'])];
+    expect(byName(parse(lines), 'GGT Gamma GT')?.value).toBe('31');
+    expect(byName(parse(lines, 'text_layer'), 'GGT Gamma GT')).toBeUndefined();
+  });
+
+  it('negative: two stray words, or one with no range on the row, still refuse it', () => {
+    const lines = [cells(120, [40, 'GGT'], [120, 'Gamma GT'], [300, '31 un; ab'], [420, '<55']), cells(140, [40, 'Ferritin'], [120, 'Serum'], [300, '88 qx'])];
+    const read = parse(lines);
+    expect(read.some((r) => r.value === '31')).toBe(false);
+    expect(read.some((r) => r.value === '88')).toBe(false);
+  });
+});
