@@ -602,6 +602,15 @@ export function isLegendLine(tokens: Token[]): boolean {
   return labelled >= 2;
 }
 
+/**
+ * "3 ALT (SGPT)", "; Urea": from OCR, one digit or mark standing alone before a name cell's words is the column
+ * separator of an export ("CODE ; TEST ; RESULT") or a speck, read as a character: no part of the name.
+ */
+function withoutLeadingSpeck(chunk: Chunk): Chunk {
+  const m = /^[\d;:,.|]\s+(?=\p{L}{2})/u.exec(chunk.text);
+  return m ? { ...chunk, text: chunk.text.slice(m[0].length) } : chunk;
+}
+
 /** A laboratory's short code for a test in capitals ("GLUF", "CO2", "K"), in a cell of its own. */
 const CODE_CELL = /^\p{Lu}[\p{Lu}\d]{0,5}$/u;
 
@@ -614,14 +623,16 @@ const CODE_CELL = /^\p{Lu}[\p{Lu}\d]{0,5}$/u;
  */
 function byCodeAndName(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined {
   if (chunks.length < 3 || !CODE_CELL.test(chunks[0]!.text)) return undefined;
-  // "TSH | TSH": the code is the name.
-  if (!/\p{Ll}/u.test(chunks[1]!.text) && chunks[1]!.text !== chunks[0]!.text) return undefined;
+  if (opts.ocr) chunks = [chunks[0]!, withoutLeadingSpeck(chunks[1]!), ...chunks.slice(2)];
+  // "TSH | TSH": the code is the name; from OCR, "ALT | ALT (SGPT)": the code is the name's first word.
+  const codeFirst = opts.ocr === true && chunks[1]!.text.startsWith(`${chunks[0]!.text} `);
+  if (!/\p{Ll}/u.test(chunks[1]!.text) && chunks[1]!.text !== chunks[0]!.text && !codeFirst) return undefined;
   // "HDL | Cholesterol": a first cell that makes a likely test name with the second is the name's first word.
   const joined = `${chunks[0]!.text} ${chunks[1]!.text}`;
   const likely = (t: string): boolean => (opts.nameConfidence ? opts.nameConfidence(t) >= LIKELY_TEST_NAME : opts.isKnownName(t));
   if (likely(joined)) return undefined;
   // "TSH | nn | 5,55": a first cell naming a test beside a second that names none (a word misread by OCR) is the name.
-  const same = chunks[1]!.text === chunks[0]!.text;
+  const same = chunks[1]!.text === chunks[0]!.text || codeFirst;
   if (!same && (!/\p{L}{3}/u.test(chunks[1]!.text) || (likely(chunks[0]!.text) && !likely(chunks[1]!.text)))) return undefined;
   const nameTokens = tokenize(chunks[1]!.text, 1);
   const opening = tokenize(chunks[2]!.text, 2)[0];

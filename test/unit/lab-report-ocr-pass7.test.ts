@@ -262,3 +262,20 @@ describe('one garbled word beside a value with a range, read without columns (ro
     expect(read.some((r) => r.value === '88')).toBe(false);
   });
 });
+
+describe('an export row: a code, then a name starting with the code, a separator read as a digit (rows.ts, byCodeAndName)', () => {
+  const rows = (name: string) => [
+    cells(120, [40, 'GGT'], [120, name], [300, '41 U/L'], [420, '<55']),
+    cells(140, [40, 'K'], [120, 'Potassium'], [300, '4.1 mmol/L'], [420, '3.5-5.1']),
+  ];
+
+  it('"GGT | 3 GGT (gamma-GT) | 41 U/L | <55": the speck goes, the name is the second cell (OCR)', () => {
+    expect(byName(parse(rows('3 GGT (GAMMA GT)')), 'GGT (GAMMA GT)')?.value).toBe('41');
+    expect(byName(parse(rows('GGT (GAMMA GT)')), 'GGT (GAMMA GT)')?.value).toBe('41');
+  });
+
+  it('negative: a digit that is part of a name stays, and a text layer is read as before', () => {
+    expect(parse(rows('25 OH Vitamin D')).some((r) => r.test_name === 'OH Vitamin D')).toBe(false);
+    expect(byName(parse(rows('3 GGT (GAMMA GT)'), 'text_layer'), 'GGT (GAMMA GT)')).toBeUndefined();
+  });
+});
