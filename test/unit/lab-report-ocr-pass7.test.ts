@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ocrObxSegment, zerosReadAsEight } from '../../domain/lab-report/hl7.js';
 import { analyteOfInterval } from '../../domain/lab-report/intervals.js';
 import { mostlyNonLatin, repairOcrName, wrongScriptName } from '../../domain/lab-report/ocr-names.js';
 import { parseLabReport } from '../../domain/lab-report/parse.js';
@@ -277,5 +278,55 @@ describe('an export row: a code, then a name starting with the code, a separator
   it('negative: a digit that is part of a name stays, and a text layer is read as before', () => {
     expect(parse(rows('25 OH Vitamin D')).some((r) => r.test_name === 'OH Vitamin D')).toBe(false);
     expect(byName(parse(rows('3 GGT (GAMMA GT)'), 'text_layer'), 'GGT (GAMMA GT)')).toBeUndefined();
+  });
+});
+
+describe('HL7 OBX segments read by OCR: readings the row itself confirms (hl7.ts, ocrObxSegment)', () => {
+  const zeros = { zeroAsEight: true };
+
+  it('a page whose zeros come out as 8 shows it in a LOINC check digit ("2893-3" fails, 2093-3 passes)', () => {
+    expect(zerosReadAsEight(['OBX|2|NM|2893-3"Cholesterol*LN| 155 |mg/dL'])).toBe(true);
+    expect(zerosReadAsEight(['OBX|2|NM|2093-3"Cholesterol*LN| 155 |mg/dL'])).toBe(false);
+    // invalid both ways: a misread, not zeros
+    expect(zerosReadAsEight(['OBX|2|NM|1928-8*AST*LN| 20 |U/L'])).toBe(false);
+  });
+
+  it('"||" read as one glyph and zeros as 8: the one reading inside both the range and its zero reading', () => {
+    expect(ocrObxSegment('OBX|7|NM|17861-6^Calcium*LNI 18.1 {mg/dL 8.6-18.3 [NI', zeros)).toBe('OBX|0|NM|17861-6^Calcium^LN||10.1|mg/dL|8.6-18.3|N');
+  });
+
+  it('a separator after the value read as its last digit, with the range\'s decimals deciding', () => {
+    expect(ocrObxSegment('OBX|10|NM|789-8^RBC^LN] [4.521 10*6/uL |4.20-5.40|N|')).toBe('OBX|0|NM|789-8^RBC^LN||4.52|10*6/uL|4.20-5.40|N');
+  });
+
+  it('three look-alikes for two separators, the unit\'s "10" glued on, and the range\'s separator read as "1"', () => {
+    expect(ocrObxSegment('OBX|13|NM|777-3^Platelets^LN]J1265110*3/uL 150-4501NI')).toBe('OBX|0|NM|777-3^Platelets^LN||265|10*3/uL|150-450|N');
+  });
+
+  it('the component separator read as A glued to a name is dropped when the name is then a test; "PSA" keeps its A', () => {
+    expect(ocrObxSegment('OBX|9|NM|6690-2^WECALN| |6.1|10*3/uL|4.0-11.0|N')).toBe('OBX|0|NM|6690-2^WBC^LN||6.1|10*3/uL|4.0-11.0|N');
+    expect(ocrObxSegment('OBX|9|NM|2857-1 PSALN||6.1|ng/mL|0.0-4.0|H')).toBe('OBX|0|NM|2857-1^PSA^LN||6.1|ng/mL|0.0-4.0|H');
+  });
+
+  it('negative: two readings agree ("168": 160 and 168 inside 125-200), no range, or none agrees: no value', () => {
+    expect(ocrObxSegment('OBX|4|NM|2093-3"Cholesterol*LNI 168 {mg/dL 125-288 [NI', zeros)).toBeUndefined();
+    expect(ocrObxSegment('OBX|10|NM|789-8^RBC^LN] [4.521 10*6/uL')).toBeUndefined();
+    expect(ocrObxSegment('OBX|6|NM|2160-0 Creatinine LN] I} 52{mg/d|0.60-1.30|H')).toBeUndefined();
+    // without the page's proof, an 8 is an 8: "187" beside 98-118 N is no reading
+    expect(ocrObxSegment('OBX|6|NM|2075-0*Chloride*LNI 187 {mmol/L 198-118 [NI')).toBeUndefined();
+    // the unit's "10" no longer makes one long number of the value
+    expect(ocrObxSegment('OBX|13|NM|777-3^Platelets^LN]J1265110*3/uL 150-4501 1F')).toBeUndefined();
+  });
+
+  it('end to end: a page of such segments, its zeros proven by a check digit, gives the confirmed values', () => {
+    const line = (y: number, text: string): TextLine => ({ text, y, cells: [{ x: 40, text }] });
+    const read = parse([
+      line(10, 'OBX|1|NM|2951-2^Sodium^LN||139|mmol/L|135-145|N'),
+      line(20, 'OBX|2|NM|2893-3"Cholesterol*LN| 155 |mg/dL'),
+      line(30, 'OBX|3|NM|17861-6^Calcium*LNI 18.1 {mg/dL 8.6-18.3 [NI'),
+      line(40, 'OBX|4|NM|2823-3^Potassium^LN||4.2|mmol/L|3.5-5.1|N'),
+    ]);
+    expect(read.find((r) => r.test_name === 'Calcium')?.value).toBe('10.1');
+    expect(read.find((r) => r.test_name === 'Sodium')?.value).toBe('139');
   });
 });
