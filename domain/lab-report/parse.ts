@@ -11,7 +11,7 @@
  */
 import { isNameWord } from './blocks.js';
 import { inferDateOrder } from './dates.js';
-import { chunksOf, type ColumnLayout, columnOf, detectHeader, isRangeOrUnitHeading } from './layout.js';
+import { chunksOf, type ColumnLayout, columnOf, detectHeader, headerRoleOf, isRangeOrUnitHeading } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
 import { leadingResult, splitResults } from './multi.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel, patientSex } from './metadata.js';
@@ -323,9 +323,10 @@ class ReportReader {
     for (const { line, source } of reading.rows()) {
       let row = parseRow(line, opts);
       // From OCR, a heading the LOINC table does not know is more likely misread than an unfamiliar test: it is
-      // read only when its column's unit and interval name one analyte (intervals.ts), and then as that analyte.
+      // read only when its column's unit and interval name one analyte (intervals.ts), and then as that analyte;
+      // never a heading that reads as a column heading word ("ab", "Flag"), which may head no test at all.
       if (row && opts.ocr && this.nameConfidence(repairOcrName(row.name)) < LIKELY_TEST_NAME) {
-        const analyte = analyteOfInterval(row.unit, row.range?.min, row.range?.max);
+        const analyte = headerRoleOf(row.name) === undefined ? analyteOfInterval(row.unit, row.range?.min, row.range?.max) : undefined;
         if (!analyte) continue;
         row = { ...row, name: analyte.name };
       }

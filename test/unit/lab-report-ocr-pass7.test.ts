@@ -198,6 +198,9 @@ describe('a garbled name named by its unit and interval (intervals.ts, analyteOf
     expect(byName(read, 'Na')?.value).toBe('138');
     // from a text layer the heading is as printed: no analyte is inferred
     expect(parse(lines, 'text_layer').some((r) => r.loinc_matches?.[0]?.loinc_code === '718-7' && r.test_name !== 'uah')).toBe(false);
+    // a heading that reads as a column heading word ("Flag") is never taken for the analyte its cells suggest
+    const flagged = lines.map((l, i) => (i === 0 ? cells(100, [40, 'Date'], [200, 'Na'], [300, 'Flag'], [400, 'Creat']) : l));
+    expect(parse(flagged).some((r) => r.loinc_matches?.[0]?.loinc_code === '718-7')).toBe(false);
   });
 
   it('end to end: a row whose name OCR garbled into letters is its analyte; a real name with signs is not renamed', () => {
