@@ -109,6 +109,7 @@ type DescribeKind = 'unit' | 'range';
  */
 function describes(label: string, cells: Map<number, string>, decimalComma: boolean): { kind: DescribeKind; cells: Map<number, string> } | undefined {
   if (cells.size === 0) return undefined;
+  cells = new Map([...cells].map(([i, v]) => [i, withDigitsForLetters(v, decimalComma)]));
   const isUnit = (v: string) => isUnitToken(v);
   const isRange = (v: string) => parseRange(v, decimalComma) !== undefined && !/^\d+(?:[.,]\d+)?$/.test(v.trim());
   const only = (keep: (v: string) => boolean) => new Map([...cells].filter(([, v]) => keep(v)));
@@ -120,6 +121,21 @@ function describes(label: string, cells: Map<number, string>, decimalComma: bool
   if (values.every(isUnit)) return { kind: 'unit', cells };
   if (values.every(isRange)) return { kind: 'range', cells };
   return undefined;
+}
+
+/** Letters OCR reads for digits of their shape, in a cell that is otherwise a number: what was read → the digit. */
+const DIGIT_LOOK_ALIKES: Record<string, string> = { B: '8', O: '0', o: '0', S: '5', l: '1', I: '1' };
+
+/**
+ * "BO-100" for 80-100, "3.S-5.1": a cell that is no range as read, made only of digits, such letters and a range's
+ * marks, that becomes a range with the letters OCR reads for digits of their shape put back. Other cells, and
+ * cells that are no range either way, are returned as read.
+ */
+function withDigitsForLetters(cell: string, decimalComma: boolean): string {
+  const t = cell.trim();
+  if (!/\d/.test(t) || parseRange(t, decimalComma) !== undefined || !/^[\dBOoSlI.,\-–\s<>]+$/.test(t)) return cell;
+  const repaired = t.replace(/[BOoSlI]/g, (ch) => DIGIT_LOOK_ALIKES[ch]!);
+  return parseRange(repaired, decimalComma) !== undefined && !/^\d+(?:[.,]\d+)?$/.test(repaired) ? repaired : cell;
 }
 
 export interface TransposedRow {

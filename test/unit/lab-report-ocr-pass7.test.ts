@@ -333,3 +333,23 @@ describe('HL7 OBX segments read by OCR: readings the row itself confirms (hl7.ts
     expect(read.find((r) => r.test_name === 'Sodium')?.value).toBe('139');
   });
 });
+
+describe('a range cell of a transposed table with letters OCR read for digits (transposed.ts, withDigitsForLetters)', () => {
+  const table = (range: string) => [
+    cells(100, [40, 'Date'], [200, 'Na'], [300, 'MCV']),
+    cells(120, [40, 'Units'], [200, 'mmol/L'], [300, 'fL']),
+    cells(140, [40, 'Range'], [200, '135-145'], [300, range]),
+    cells(160, [40, '02/03/2024'], [200, '140'], [300, '102']),
+    cells(180, [40, '11/06/2024'], [200, '138'], [300, '104']),
+  ];
+
+  it('"BO-100" is 80-100, "7S-1OO" is 75-100: the column gets its range', () => {
+    expect(byName(parse(table('BO-100')), 'MCV')).toMatchObject({ value: '104', reference_range_text: '80-100', interpretation: 'abnormal' });
+    expect(byName(parse(table('7S-1OO')), 'MCV')?.reference_range_text).toBe('75-100');
+  });
+
+  it('negative: a cell with other letters, or one that is a range as read, is left as read', () => {
+    expect(byName(parse(table('BOX-100')), 'MCV')?.reference_range_text).toBeUndefined();
+    expect(byName(parse(table('80-100')), 'MCV')?.reference_range_text).toBe('80-100');
+  });
+});
