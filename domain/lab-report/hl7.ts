@@ -12,8 +12,10 @@
  * '"', "A" or nothing, and the segment id as "0BX", "08X", "Dex". Such lines are read by the
  * segment's structure instead (ocrObxSegment): the coded element "code^name^system" anchors the line,
  * the two separators after it (the empty field 4) lead to the value, then come unit, range and flag.
- * Where a "1" may be a separator or a digit, only the reading with exactly two separators is taken, and
- * only when the range and flag printed after it agree with it: a value in doubt is left out.
+ * Where a "1" may be a separator or a digit, the reading with exactly two separators is taken when the range
+ * and flag printed after it agree with it; failing that, another reading only when the row confirms it alone
+ * (otherReading: range, decimals and flag, and on a page whose zeros come out as 8, zeros read so). A value in
+ * doubt is left out.
  */
 import { matchLoinc } from './loinc-match.js';
 import { isValidLoincCode } from './loinc-table.js';
@@ -258,15 +260,14 @@ function standardReading(candidate: OcrValue, rest: string): ReturnType<typeof f
  * remain ("188" beside 125-288, where 180 and 188 both would, gives none); otherwise none is read.
  */
 function otherReading(rest: string, options: OcrObxOptions): { value: string; fields: ReturnType<typeof fieldsAfterValue> } | undefined {
-  const apart = rest;
   const found = new Map<string, ReturnType<typeof fieldsAfterValue>>();
-  for (const c of valueCandidates(apart)) {
+  for (const c of valueCandidates(rest)) {
     if (c.pipes < 1 || c.pipes > 3) continue;
-    const fields = fieldsAfterValue(apart.slice(c.end), true);
+    const fields = fieldsAfterValue(rest.slice(c.end), true);
     const { range, flag } = fields;
     if (!range) continue;
     const readings = [c.value];
-    if (/\d1$/.test(c.value) && !/^\s*[|![\]{}()\\Jj]/.test(apart.slice(c.end))) readings.push(c.value.slice(0, -1));
+    if (/\d1$/.test(c.value) && !/^\s*[|![\]{}()\\Jj]/.test(rest.slice(c.end))) readings.push(c.value.slice(0, -1));
     // Where zeros come out as 8, any 8 of the value may be a zero ("188": 188, 180, 108, 100), and the range is
     // asked both as read and with its 8s as 0s.
     const ranges = [range];
