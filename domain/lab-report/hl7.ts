@@ -12,11 +12,16 @@
  * '"', "A" or nothing, and the segment id as "0BX", "08X", "Dex". Such lines are read by the
  * segment's structure instead (ocrObxSegment): the coded element "code^name^system" anchors the line,
  * the two separators after it (the empty field 4) lead to the value, then come unit, range and flag.
- * Where a "1" may be a separator or a digit, only the reading with exactly two separators is taken, and
- * only when the range and flag printed after it agree with it: a value in doubt is left out.
+ * Where a "1" may be a separator or a digit, the reading with exactly two separators is taken when the range
+ * and flag printed after it agree with it; failing that, another reading only when the row confirms it alone
+ * (otherReading: range, decimals and flag, and on a page whose zeros come out as 8, zeros read so). A value in
+ * doubt is left out.
  */
+import { matchLoinc } from './loinc-match.js';
+import { isValidLoincCode } from './loinc-table.js';
+import { repairOcrName } from './ocr-names.js';
 import { isUnitToken } from './units.js';
-import type { ExtractedPage, TextLine } from './types.js';
+import { type ExtractedPage, LIKELY_TEST_NAME, type TextLine } from './types.js';
 
 const SEGMENT = /^([A-Z][A-Z0-9]{2})\|/;
 const X = { name: 40, value: 260, unit: 320, range: 400, flag: 500 };
@@ -142,8 +147,9 @@ const decimals = (n: string): number => /\.(\d+)$/.exec(n)?.[1]?.length ?? 0;
  * anything. A range read with a lower bound above its upper one had a separator read as a leading "1"
  * ("198-118" for |98-110|): that "1" is dropped.
  */
-function fieldsAfterValue(after: string): { unit?: string; range?: { text: string; min: number; max: number }; flag?: string } {
-  const m = /(\d+(?:\.\d+)?)\s?-\s?(\d+(?:\.\d+)?)/.exec(after);
+function fieldsAfterValue(after: string, lenient = false): { unit?: string; range?: { text: string; min: number; max: number }; flag?: string } {
+  // Leniently, a space OCR put after a bound's point ("3.80-5. 10") is no gap.
+  const m = lenient ? /(\d+(?:\.\s?\d+)?)\s?-\s?(\d+(?:\.\s?\d+)?)/.exec(after) : /(\d+(?:\.\d+)?)\s?-\s?(\d+(?:\.\d+)?)/.exec(after);
   const unitText = (m ? after.slice(0, m.index) : after.split(/\s{2,}/)[0]!).trim();
   const unit = unitText
     .replace(/^[|![\]{}()\\]+|[|![\]{}()\\]+$/g, '')
@@ -152,9 +158,11 @@ function fieldsAfterValue(after: string): { unit?: string; range?: { text: strin
   const out: { unit?: string; range?: { text: string; min: number; max: number }; flag?: string } = {};
   if (isUnitToken(unit)) out.unit = unit;
   if (!m) return out;
-  let lo = m[1]!;
-  const hi = m[2]!;
+  let lo = m[1]!.replace(/\s/g, '');
+  let hi = m[2]!.replace(/\s/g, '');
   if (Number(lo) > Number(hi) && /^1\d/.test(lo)) lo = lo.slice(1);
+  // Leniently, "140-4001NI": the separator after the upper bound read as its last digit, a flag letter after it.
+  if (lenient && /\d1$/.test(hi) && /^[A-Z]/.test(after.slice(m.index + m[0].length)) && Number(hi.slice(0, -1)) > Number(lo)) hi = hi.slice(0, -1);
   if (Number(lo) > Number(hi)) return out;
   out.range = { text: `${lo}-${hi}`, min: Number(lo), max: Number(hi) };
   const tail = after.slice(m.index + m[0].length).replace(/^[\s|!lIiJj1[\]{}()/\\]+/, '');
@@ -172,27 +180,112 @@ function flagAgrees(value: number, range: { min: number; max: number }, flag: st
 }
 
 /**
+ * "RECA" (from "RBC^LN"): the component separator read as a capital A glued to the name. It is dropped when the
+ * name as read is no test the LOINC table knows and without the A (a look-alike repaired, ocr-names.ts) it is one;
+ * a name whose A is its own ("PSA", "CEA") is known as read and stays.
+ */
+function withoutSeparatorA(name: string): string {
+  if (!/^[A-Z0-9]{2,}A$/.test(name) || (matchLoinc(name)[0]?.confidence_score ?? 0) >= LIKELY_TEST_NAME) return name;
+  const bare = repairOcrName(name.slice(0, -1));
+  return (matchLoinc(bare)[0]?.confidence_score ?? 0) >= LIKELY_TEST_NAME ? bare : name;
+}
+
+/** "188" → 108, 180, 100: the number with each non-empty choice of its 8s (up to three) read as 0. */
+function zeroReadings(value: string): string[] {
+  const at = [...value].flatMap((ch, i) => (ch === '8' ? [i] : []));
+  if (at.length === 0 || at.length > 3) return [];
+  const out: string[] = [];
+  for (let mask = 1; mask < 1 << at.length; mask++) {
+    const chars = [...value];
+    at.forEach((i, k) => {
+      if (mask & (1 << k)) chars[i] = '0';
+    });
+    out.push(chars.join(''));
+  }
+  return out;
+}
+
+/** What the OCR reader knows of the page a segment is on (see zerosReadAsEight). */
+export interface OcrObxOptions {
+  /** The page's zeros come out as 8 (a slashed or dotted zero): a value may be read with its 8s as 0s. */
+  zeroAsEight?: boolean;
+}
+
+const rangeDecimals = (range: { text: string }): number => Math.max(...range.text.split('-').map((b) => decimals(b)));
+
+/**
  * One OBX segment as OCR read it, rewritten with its separators ("OBX|1|NM|2345-7^Glucose^LN||84|mg/dL|
  * 70-93|N"), or undefined when the line is no OBX segment or its value is in doubt. The value is the
  * number after exactly two separator look-alikes (fields 4 and 5 begin there); with a range read, it has
  * the range's decimals, and with a flag read too, lies where the flag says. A number ending in "1" with
- * the unit right after it and no separator between is in doubt (the "1" may be the separator).
+ * the unit right after it and no separator between is in doubt (the "1" may be the separator). When that
+ * reading fails, the row may still say which reading is right (otherReading).
  */
-export function ocrObxSegment(text: string): string | undefined {
+export function ocrObxSegment(text: string, options: OcrObxOptions = {}): string | undefined {
   if (!OCR_OBX_ID.test(text)) return undefined;
   const coded = OCR_CODED.exec(text);
   if (!coded) return undefined;
-  const name = coded[3]!.trim();
-  const rest = text.slice(coded.index + coded[0].length);
+  const name = withoutSeparatorA(coded[3]!.trim());
+  if (name.length < 2) return undefined;
+  // "1180110+3/uL": a count unit's "10" glued to the number before it is the unit's, not the value's.
+  const rest = text.slice(coded.index + coded[0].length).replace(/(\d)(10[*^+r]\d{1,2}\s?\/)/, '$1 $2');
+  const code = `${coded[1]}-${coded[2]!.replace('@', '0')}`;
+  const segment = (value: string, f: ReturnType<typeof fieldsAfterValue>) => `OBX|0|NM|${code}^${name}^LN||${value}|${f.unit ?? ''}|${f.range?.text ?? ''}|${f.flag ?? ''}`;
   const candidate = valueCandidates(rest).find((c) => c.pipes === 2);
-  if (!candidate || name.length < 2) return undefined;
+  const standard = candidate ? standardReading(candidate, rest) : undefined;
+  if (standard) return segment(candidate!.value, standard);
+  const other = otherReading(rest, options);
+  return other ? segment(other.value, other.fields) : undefined;
+}
+
+/** The fields after a value read after exactly two separators, or undefined when the row contradicts it. */
+function standardReading(candidate: OcrValue, rest: string): ReturnType<typeof fieldsAfterValue> | undefined {
   const after = rest.slice(candidate.end);
   if (/1$/.test(candidate.value) && !/^\s*[|![\]{}()\\Jj]/.test(after)) return undefined;
-  const { unit, range, flag } = fieldsAfterValue(after);
-  if (range && decimals(candidate.value) !== Math.max(decimals(String(range.text.split('-')[0])), decimals(String(range.text.split('-')[1])))) return undefined;
+  const fields = fieldsAfterValue(after);
+  const { range, flag } = fields;
+  if (range && decimals(candidate.value) !== rangeDecimals(range)) return undefined;
   if (range && flag && !flagAgrees(Number(candidate.value), range, flag)) return undefined;
-  const code = `${coded[1]}-${coded[2]!.replace('@', '0')}`;
-  return `OBX|0|NM|${code}^${name}^LN||${candidate.value}|${unit ?? ''}|${range?.text ?? ''}|${flag ?? ''}`;
+  return fields;
+}
+
+/**
+ * A value the reading after exactly two separators missed, told by its own row: "||" read as one glyph ("LNI 187"),
+ * or three look-alikes for two ("LN]J1180"), a separator after the value read as its last digit ("4.161 10r6/uL"
+ * for |4.16|10^6/uL), and, on a page whose zeros come out as 8, its zeros read so ("187" for 107). Every such
+ * reading (one to three separators before it, as read or with the last "1" taken for the separator, with 8s as 0s
+ * where the page reads zeros so) is kept only if its row says it: a range is read, the value has the range's
+ * decimals, and lies where the flag says (strictly inside the range for N or no flag, above for H, below for L),
+ * against the range as read and, where zeros come out as 8, with its 8s read as 0s too. Exactly one value must
+ * remain ("188" beside 125-288, where 180 and 188 both would, gives none); otherwise none is read.
+ */
+function otherReading(rest: string, options: OcrObxOptions): { value: string; fields: ReturnType<typeof fieldsAfterValue> } | undefined {
+  const found = new Map<string, ReturnType<typeof fieldsAfterValue>>();
+  for (const c of valueCandidates(rest)) {
+    if (c.pipes < 1 || c.pipes > 3) continue;
+    const fields = fieldsAfterValue(rest.slice(c.end), true);
+    const { range, flag } = fields;
+    if (!range) continue;
+    const readings = [c.value];
+    if (/\d1$/.test(c.value) && !/^\s*[|![\]{}()\\Jj]/.test(rest.slice(c.end))) readings.push(c.value.slice(0, -1));
+    // Where zeros come out as 8, any 8 of the value may be a zero ("188": 188, 180, 108, 100), and the range is
+    // asked both as read and with its 8s as 0s.
+    const ranges = [range];
+    if (options.zeroAsEight) {
+      readings.push(...readings.flatMap((r) => zeroReadings(r)));
+      const [lo, hi] = range.text.split('-').map((b) => b.replace(/8/g, '0'));
+      if (Number(lo) < Number(hi)) ranges.push({ text: `${lo}-${hi}`, min: Number(lo), max: Number(hi) });
+    }
+    for (const value of readings) {
+      if (/^0\d/.test(value) || decimals(value) !== rangeDecimals(range)) continue;
+      const v = Number(value);
+      const agrees = (r: { min: number; max: number }) => (flag === undefined || flag === 'N' ? v > r.min && v < r.max : flagAgrees(v, r, flag));
+      if (ranges.every(agrees)) found.set(value, fields);
+    }
+  }
+  if (found.size !== 1) return undefined;
+  const [value, fields] = [...found.entries()][0]!;
+  return { value, fields };
 }
 
 /**
@@ -203,15 +296,30 @@ export function ocrObxSegment(text: string): string | undefined {
  */
 function withOcrSegments(page: ExtractedPage): ExtractedPage {
   if (page.source !== 'ocr') return page;
-  const obxLike = page.lines.filter((l) => OCR_OBX_ID.test(l.text) && OCR_CODED.test(l.text)).length;
-  if (obxLike < 2) return page;
+  const obxLike = page.lines.filter((l) => OCR_OBX_ID.test(l.text) && OCR_CODED.test(l.text));
+  if (obxLike.length < 2) return page;
+  const options = { zeroAsEight: zerosReadAsEight(obxLike.map((l) => l.text)) };
   const lines: TextLine[] = [];
   for (const l of page.lines) {
-    const segment = ocrObxSegment(l.text);
+    const segment = ocrObxSegment(l.text, options);
     if (segment) lines.push({ text: segment, y: l.y });
     else if (SEGMENT.test(l.text.trim()) || (!OCR_OBX_ID.test(l.text) && (l.text.match(/\|/g)?.length ?? 0) < 2)) lines.push(l);
   }
   return { ...page, lines };
+}
+
+/**
+ * Whether a page's zeros come out of OCR as 8, as a slashed or dotted zero does in the monospaced print of
+ * message viewers: a LOINC code of its OBX segments fails its check digit as read ("2168-8") and passes it with
+ * its 8s read as 0s (2160-0). The check digit is the page's own proof; without it no 8 is read as 0.
+ */
+export function zerosReadAsEight(segments: string[]): boolean {
+  return segments.some((text) => {
+    const coded = OCR_CODED.exec(text);
+    if (!coded || !coded[1]!.concat(coded[2]!).includes('8')) return false;
+    const code = `${coded[1]}-${coded[2]!.replace('@', '0')}`;
+    return !isValidLoincCode(code) && isValidLoincCode(code.replace(/8/g, '0'));
+  });
 }
 
 /** The pages with HL7 segments rewritten as table rows and labelled lines, when they hold OBX segments. */

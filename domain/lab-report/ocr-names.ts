@@ -21,6 +21,24 @@ export function garbledOcrName(name: string, confidence: number): boolean {
   return confidence < GARBLED && !/\p{L}{3}/u.test(name);
 }
 
+/** Whether most of a text's letters are of a script other than Latin (a Russian or Greek report). */
+export function mostlyNonLatin(text: string): boolean {
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  return letters > 0 && latin * 2 < letters;
+}
+
+/**
+ * "Imoxoza" for Глюкоза: on an OCR page printed mostly in another script (Cyrillic, Greek), a name written all
+ * in Latin letters, with a word of four letters or more in lower case, that the LOINC table cannot even half
+ * match is a word of that script that OCR read as Latin look-alikes, not a test's name. The Latin names such
+ * reports print are abbreviations in capitals ("HGB", "ALT") or names the table knows ("HbA1c"), which stay.
+ */
+export function wrongScriptName(name: string, confidence: number): boolean {
+  if (confidence >= GARBLED || !/\p{L}/u.test(name) || /[^\P{L}\p{Script=Latin}]/u.test(name)) return false;
+  return name.split(/[^\p{L}]+/u).some((word) => word.length >= 4 && /\p{Ll}/u.test(word));
+}
+
 /** What OCR read → what may have been printed, for the shapes tesseract confuses in print. */
 const LOOK_ALIKES: [string, string][] = [
   ['e', 'c'],
@@ -48,15 +66,22 @@ const LOOK_ALIKES: [string, string][] = [
   ['i', 'l'],
   ['c', 't'],
   ['g', 'c'],
-  // Capitals of one stem ("APTI" for APTT), round capitals ("HOM" for HCM).
+  // Capitals of one stem ("APTI" for APTT), round capitals ("HOM" for HCM, "ROW" for RDW), a B whose bowls
+  // opened ("WEC" for WBC), and a 2 read as the letter of its shape ("coz" for CO2).
   ['I', 'T'],
   ['O', 'C'],
+  ['O', 'D'],
+  ['E', 'B'],
+  ['z', '2'],
+  ['Z', '2'],
+  // A 3 whose left ends faded, read as the bracket of its shape ("HCO)" for HCO3).
+  [')', '3'],
 ];
 
 /** A test name the table knows as printed (an alias, with or without qualifiers). */
 const KNOWN = 0.93;
 /**
- * A one-word name of four or five letters may also be repaired into an abbreviation the table knows
+ * A one-word name of three to five letters may also be repaired into an abbreviation the table knows
  * with less confidence ("Glug" → Gluc), when no swap gives a name it knows as printed and only one
  * test is reached so.
  */
@@ -82,7 +107,7 @@ export function repairOcrName(name: string): string {
           const variant = [...words.slice(0, w), word.slice(0, i) + to + word.slice(i + from.length), ...words.slice(w + 1)].join(' ');
           const top = matchLoinc(variant)[0];
           if (top && top.confidence_score >= KNOWN && !found.has(top.loinc_code)) found.set(top.loinc_code, variant);
-          else if (top && words.length === 1 && word.length >= 4 && top.confidence_score >= ABBREVIATION && !abbreviations.has(top.loinc_code)) abbreviations.set(top.loinc_code, variant);
+          else if (top && words.length === 1 && word.length >= 3 && top.confidence_score >= ABBREVIATION && !abbreviations.has(top.loinc_code)) abbreviations.set(top.loinc_code, variant);
         }
       }
     });
@@ -106,6 +131,8 @@ const SPLITS = new Map([
   ['in', 'm'],
   ['ri', 'n'],
   ['vv', 'w'],
+  // "Cakium" for Calcium: an l and a c printed close read as one k.
+  ['lc', 'k'],
 ]);
 
 /** Edit distance where a look-alike swap or split costs 0.5, stopping once past `max`. */
@@ -150,7 +177,8 @@ const LONG_SHARE = 0.15;
  */
 function nearestLongName(name: string): string | undefined {
   const word = fold(name.replace(/[.…:]+$/, '').trim());
-  if (!/^[a-z][a-z0-9]{6,}$/.test(word)) return undefined;
+  // Six letters may be a seven-letter name with two letters read as one ("Cakium").
+  if (!/^[a-z][a-z0-9]{5,}$/.test(word)) return undefined;
   const scored: { name: string; codes: Set<string>; cost: number }[] = [];
   for (const [key, known] of longNamesOf()) {
     const max = Math.max(1, LONG_SHARE * key.length);

@@ -58,6 +58,31 @@ export function withCaretForPercent(tokens: Token[]): Token[] {
 }
 
 /**
+ * "18*9/L", "1O^9/L" for 10^9/L: a count unit's base is always ten, and OCR reads its zero as a look-alike (a
+ * slashed or dotted zero as 8, a round one as the letter O or o, "@"). The tokenizer then sees the number 18 and
+ * a word "*9/L", or one word: with the exponent a power counts are given in (3, 6, 9 or 12) and a volume after
+ * it, the pieces are the unit 10^n/volume, so the row gets its unit and no stray number.
+ */
+const ZERO_ALIKE_BASE = /^1[08Oo@]([*^])(3|6|9|12)\/([uµμmnp]?l)$/i;
+const EXPONENT_ALONE = /^([*^])(3|6|9|12)\/([uµμmnp]?l)$/i;
+
+export function withCountBaseRepaired(tokens: Token[]): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const next = tokens[i + 1];
+    const split = t.kind === 'num' && /^1[08]$/.test(t.text) && next?.kind === 'word' ? EXPONENT_ALONE.exec(next.text) : null;
+    const whole = t.kind === 'word' ? ZERO_ALIKE_BASE.exec(t.text) : null;
+    if (split) {
+      out.push({ ...t, kind: 'unit', text: `10${split[1]}${split[2]}/${split[3]}` });
+      i++;
+    } else if (whole) out.push({ ...t, kind: 'unit', text: `10${whole[1]}${whole[2]}/${whole[3]}` });
+    else out.push(t);
+  }
+  return out;
+}
+
+/**
  * Whether a result flagged with a sign ("46.8+", "26.1-", as withGluedFlagsSplit reads them) lies over three
  * times past its range on the sign's side ("39.1+" beside 0.36-0.46): no reading of such a row, the value
  * is garbled. A value on the other side is left as read: OCR reads specks beside a row as a lone "+" too.

@@ -11,16 +11,17 @@
  */
 import { isNameWord } from './blocks.js';
 import { inferDateOrder } from './dates.js';
-import { chunksOf, type ColumnLayout, columnOf, detectHeader, isRangeOrUnitHeading } from './layout.js';
+import { chunksOf, type ColumnLayout, columnOf, detectHeader, headerRoleOf, isRangeOrUnitHeading } from './layout.js';
 import { matchLoinc } from './loinc-match.js';
 import { leadingResult, splitResults } from './multi.js';
 import { extractMetadata, hasMetadataLabel, type MetadataLine, nameHasMetadataLabel, patientSex } from './metadata.js';
 import { parseFlag } from './flags.js';
 import { readHl7Segments } from './hl7.js';
 import { interpret, withRange } from './interpret.js';
+import { analyteOfInterval } from './intervals.js';
 import { headingUnit, isPanelHeading, panelTitle } from './panels.js';
 import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge, rangeForSex, sexOfRange } from './ranges.js';
-import { garbledOcrName, nearestLabel, repairOcrName } from './ocr-names.js';
+import { garbledOcrName, mostlyNonLatin, nearestLabel, repairOcrName, wrongScriptName } from './ocr-names.js';
 import { withRecoveredReadings } from './ocr-recover.js';
 import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
@@ -240,6 +241,9 @@ function giveRange(result: ParsedResult, row: RowCandidate, range: ParsedRange, 
   if (range.max !== undefined) result.max_reference_range = range.max;
 }
 
+/** Below this LOINC confidence a name read by OCR is not even half a test's name (ocr-names.ts, garbledOcrName). */
+const GARBLED_NAME = 0.5;
+
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
 class ReportReader {
   private layout: ColumnLayout | undefined;
@@ -276,6 +280,8 @@ class ReportReader {
     private readonly ageDays?: number,
     /** The patient's sex, when the report states it. */
     private readonly sex?: 'M' | 'F',
+    /** OCR pages printed mostly in a script other than Latin (see wrongScriptName). */
+    private readonly nonLatinPages = new Set<number>(),
   ) {}
 
   readonly nameConfidence = (name: string): number => {
@@ -315,9 +321,15 @@ class ReportReader {
     }
     const opts = { decimalComma: this.decimalComma, layout: TRANSPOSED_LAYOUT, isKnownName: this.isKnownName, ocr: this.ocrPages.has(page) };
     for (const { line, source } of reading.rows()) {
-      const row = parseRow(line, opts);
-      // From OCR, a heading the LOINC table does not know is more likely misread than an unfamiliar test.
-      if (row && opts.ocr && this.nameConfidence(repairOcrName(row.name)) < LIKELY_TEST_NAME) continue;
+      let row = parseRow(line, opts);
+      // From OCR, a heading the LOINC table does not know is more likely misread than an unfamiliar test: it is
+      // read only when its column's unit and interval name one analyte (intervals.ts), and then as that analyte;
+      // never a heading that reads as a column heading word ("ab", "Flag"), which may head no test at all.
+      if (row && opts.ocr && this.nameConfidence(repairOcrName(row.name)) < LIKELY_TEST_NAME) {
+        const analyte = headerRoleOf(row.name) === undefined ? analyteOfInterval(row.unit, row.range?.min, row.range?.max) : undefined;
+        if (!analyte) continue;
+        row = { ...row, name: analyte.name };
+      }
       if (row && this.accept(row, page)) this.sources.push(source);
     }
   }
@@ -534,6 +546,14 @@ class ReportReader {
     if (row.value.nakedPoint && this.ocrPages.has(page)) return undefined;
     const ocr = this.ocrPages.has(page);
     if (ocr) row = { ...row, name: repairOcrName(row.name) };
+    // From OCR, a name garbled past repair that the LOINC table cannot even half match ("W7l1 un": no run of three
+    // letters; "wcc" read "woe", "Plaqvctsts": letters only), beside a unit and an interval that name one analyte, is
+    // that analyte. A name with digits or signs among its letters ("cHCO3-(P,st)") is a real name the table lacks.
+    const asRead = ocr ? this.nameConfidence(row.name) : 1;
+    if (ocr && (garbledOcrName(row.name, asRead) || (asRead < GARBLED_NAME && /^[\p{L} .:]+$/u.test(row.name)))) {
+      const analyte = analyteOfInterval(row.unit, row.range?.min, row.range?.max);
+      if (analyte) row = { ...row, name: analyte.name };
+    }
     const folded = foldText(row.name).toLowerCase().replace(/[:.]+$/, '').trim();
     if (RANGE_LABEL.test(folded)) return undefined;
     if (GENERIC_RESULT.test(folded)) {
@@ -547,7 +567,9 @@ class ReportReader {
     if (fromHeading) row = { ...row, unit: fromHeading };
     const qualitative = row.value.type === 'boolean' || row.value.type === 'comment';
     const matches = matchLoinc(row.name, { unit: row.unit, panel, qualitative, rangeText: row.range?.text });
-    if (!isResult(row, matches[0]) || (ocr && (garbledOcrName(row.name, matches[0]?.confidence_score ?? 0) || isRangeOrUnitHeading(row.name)))) return undefined;
+    const confidence = matches[0]?.confidence_score ?? 0;
+    if (!isResult(row, matches[0]) || (ocr && (garbledOcrName(row.name, confidence) || isRangeOrUnitHeading(row.name)))) return undefined;
+    if (this.nonLatinPages.has(page) && wrongScriptName(row.name, confidence)) return undefined;
     return toResult(row, page, panel, matches);
   }
 
@@ -614,7 +636,8 @@ export function parseLabReport(pages: ExtractedPage[], options: ParseOptions = {
     });
   const metadata = extractMetadata(metaLines, { dateOrder: inferDateOrder(allText, language), currentYear: options.currentYear });
   const sex = patientSex(metaLines);
-  const reader = new ReportReader(decimalComma, ocrPages, ageInDays(metadata.dob, metadata.date_collected || metadata.date_reported), sex);
+  const nonLatinPages = new Set([...ocrPages].filter((page) => mostlyNonLatin(lines.filter((l) => l.page === page).map((l) => l.line.text).join(' '))));
+  const reader = new ReportReader(decimalComma, ocrPages, ageInDays(metadata.dob, metadata.date_collected || metadata.date_reported), sex, nonLatinPages);
   // Intervals printed apart from their results ("Bio. Ref. Interval — TSH: 0.54 - 5.30"): their lines are no results.
   const remote = rangeStatements(lines.map((l) => l.line), decimalComma);
   for (const l of lines) if (!furniture.has(l) && !remote.lines.has(l.line)) reader.read(l);

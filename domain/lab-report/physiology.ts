@@ -51,6 +51,12 @@ export function impossibleInEveryUnit(loincCode: string | undefined, value: numb
   return limits !== undefined && Number.isFinite(value) && outsideEveryUnit(limits, value);
 }
 
+/** Whether the table lists `unit` among the units the analyte with this LOINC code is reported in (false when it does not know the analyte). */
+export function listedUnit(loincCode: string | undefined, unit: string): boolean {
+  const limits = loincCode ? BY_CODE.get(loincCode) : undefined;
+  return limits !== undefined && limits.units[canonicalUnit(unit).toLowerCase()] !== undefined;
+}
+
 /**
  * Whether `value` in `unit` is beyond what any human sample of the analyte with this LOINC code
  * shows. False when the analyte or a known unit is not in the table: unknown is never impossible. A

@@ -4,8 +4,10 @@
  * result is dropped (a missing value is better than a wrong one) when its value, as printed, carries
  * the marks of a lost separator and contradicts what the rest of its row says.
  */
+import { parseFlag } from './flags.js';
 import { signContradicted } from './ocr-tokens.js';
-import { hasLimits, impossibleInEveryUnit, impossibleValue } from './physiology.js';
+import { hasLimits, impossibleInEveryUnit, impossibleValue, listedUnit } from './physiology.js';
+import { isUnitToken } from './units.js';
 import { parseRange } from './ranges.js';
 import { type ParsedResult } from './types.js';
 
@@ -37,6 +39,24 @@ export function lostSeparator(result: ParsedResult, reportHasFlags: boolean): bo
   if (Number(result.value) <= FACTOR * max || !anyNear(withSeparator(result.value), result.min_reference_range ?? 0, max)) return false;
   const flag = result.flag?.toUpperCase();
   return (flag !== undefined && flag.startsWith('L')) || decimalsIn(result.reference_range_text) || (reportHasFlags && flag === undefined);
+}
+
+/**
+ * Whether an OCR value most likely lost a digit ("8" for 83 beside 70-100, "4" for 147 beside 136-145): a whole
+ * number below a fifth of its range's lower bound, in a report that flags abnormal values, and carries no flag that
+ * says it is low or critical (none, or a mark without a side such as "*", or a high flag). A lab flags a result
+ * that far below its range as low whatever the test; without that, the row says it is not truly that low, and
+ * OCR dropping a digit of the printed number is what puts it there.
+ */
+export function lostDigit(result: ParsedResult, reportHasFlags: boolean): boolean {
+  const min = result.min_reference_range;
+  if (!reportHasFlags || result.type !== 'numeric' || min === undefined || min <= 0) return false;
+  const flag = result.flag === undefined ? undefined : parseFlag(result.flag);
+  if (flag?.direction === 'low' || flag?.severity === 'critical') return false;
+  // A value printed with decimals that far below its range is the range's misreading ("11.9" beside "75-115", its
+  // separators lost: rows.ts, rangeLostSeparators), not the value's: only whole numbers are judged.
+  if (!/^\d+$/.test(result.value)) return false;
+  return Number(result.value) * FACTOR < min;
 }
 
 const decimalCount = (text: string): number => /[.,](\d+)/.exec(text)?.[1]!.length ?? 0;
@@ -122,6 +142,19 @@ export function impossibleWithoutUnit(result: ParsedResult): boolean {
 }
 
 /**
+ * "NA SE  1.14 mg/dL" (an exam's heading OCR misread into a name the LOINC table takes for sodium): a value no
+ * human sample of the matched analyte reaches in any unit the physiology table lists for it, read with a unit
+ * the table does not list for it either. Value and unit are another test's; the name matched the wrong one
+ * (with a listed unit, impossibleValue judges; with none, impossibleWithoutUnit).
+ */
+export function foreignValueAndUnit(result: ParsedResult): boolean {
+  const unit = result.units?.trim();
+  const code = result.loinc_matches?.[0]?.loinc_code;
+  if (!unit || !isUnitToken(unit) || !hasLimits(code) || listedUnit(code, unit)) return false;
+  return impossibleInEveryUnit(code, Number(result.value));
+}
+
+/**
  * "Gliukozė 27,7 ↑" (read "27,7 +") beside 3,9 - 6,1: a value over three times its upper bound with a "+" may be a
  * real extreme (a diabetic's glucose, an inflamed CRP) rather than a lost separator. For an analyte whose human
  * span the physiology table knows (the value has passed impossibleValue above), it stands unless it lies ten
@@ -134,8 +167,9 @@ function possibleExtreme(r: ParsedResult): boolean {
 
 /**
  * Results of OCR pages without the values that carry the marks of a misreading: a lost separator
- * (see lostSeparator), or a value no human sample reaches for its analyte and unit (physiology.ts: a
- * separator lost in the value and its range alike; with no unit read, see impossibleWithoutUnit), or a
+ * (see lostSeparator) or digit (lostDigit), or a value no human sample reaches for its analyte and unit (physiology.ts: a
+ * separator lost in the value and its range alike; with no unit read, see impossibleWithoutUnit; with a unit the
+ * analyte is not reported in, foreignValueAndUnit), or a
  * "+" or "-" flag the value contradicts (ocr-tokens.ts, signContradicted), or a flag letter or an up arrow read as a digit
  * (flagReadAsDigit, arrowReadAsDigit), or a range line whose label OCR misread (rangeReadAsResult).
  * A leading zero is such a mark on any page.
@@ -146,8 +180,8 @@ export function withoutMisreadings(results: ParsedResult[], ocrPages: Set<number
     if (r.type === 'numeric' && LEADING_ZERO.test(r.value)) return false;
     if (!ocrPages.has(r.page ?? 0)) return true;
     if (r.type === 'numeric' && impossibleValue(r.loinc_matches?.[0]?.loinc_code, Number(r.value), r.units)) return false;
-    if (r.type === 'numeric' && impossibleWithoutUnit(r)) return false;
+    if (r.type === 'numeric' && (impossibleWithoutUnit(r) || foreignValueAndUnit(r))) return false;
     if (r.type === 'numeric' && signContradicted(Number(r.value), r.flag, r.min_reference_range, r.max_reference_range) && !possibleExtreme(r)) return false;
-    return !lostSeparator(r, reportHasFlags) && !flagReadAsDigit(r, reportHasFlags) && !arrowReadAsDigit(r) && !rangeReadAsResult(r);
+    return !lostSeparator(r, reportHasFlags) && !lostDigit(r, reportHasFlags) && !flagReadAsDigit(r, reportHasFlags) && !arrowReadAsDigit(r) && !rangeReadAsResult(r);
   });
 }

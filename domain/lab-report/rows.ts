@@ -9,7 +9,7 @@
  */
 import { isAmbiguousFlag, parseFlag, type ParsedFlag } from './flags.js';
 import { type Chunk, chunksOf, type ColumnLayout, columnOf, type ColumnRole, isTierWord } from './layout.js';
-import { withCaretForPercent, withGluedFlagsSplit } from './ocr-tokens.js';
+import { withCaretForPercent, withCountBaseRepaired, withGluedFlagsSplit } from './ocr-tokens.js';
 import { parseRange, type ParsedRange } from './ranges.js';
 import { squash } from './text.js';
 import { applyRangeLabels, joinSpacedUnits, type Token, tokenize } from './tokens.js';
@@ -164,7 +164,7 @@ const RESULT_STATUS = /^(final|prelim|preliminary|corrected|amended|verified|val
 /** Assign value, unit, range and flag among the tokens that follow a name. */
 function assignFields(allTokens: Token[], opts: RowOptions, rangeBeforeResult: boolean): Fields {
   if (!opts.ocr) return fieldsOf(allTokens, opts, rangeBeforeResult);
-  const glued = withGluedFlagsSplit(withCaretForPercent(allTokens));
+  const glued = withGluedFlagsSplit(withCountBaseRepaired(withCaretForPercent(allTokens)));
   const tokens = glued.tokens.map((t) => rangeWithSpeck(t, opts.decimalComma));
   const clean = withoutTrailingDebris(tokens);
   // Debris is dropped only from a row whose other fields then read cleanly: beside a stray word, it is not known to be debris.
@@ -562,7 +562,10 @@ function byTokens(allTokens: Token[], opts: RowOptions): RowCandidate | undefine
     const row = candidate(name, f, false, opts);
     if (!row) continue;
     if (f.leftoverWords === 0 && f.extraNumbers === 0) return row;
-    fallback ??= f.leftoverWords === 0 ? row : undefined;
+    // From OCR, one garbled word beside a value that has a range ("23  un;  <35": U/L misread) is left out rather
+    // than the row, as a row read through columns allows (byColumns).
+    const garbled = opts.ocr === true && f.leftoverWords === 1 && f.extraNumbers === 0 && f.range !== undefined;
+    fallback ??= f.leftoverWords === 0 || garbled ? row : undefined;
   }
   return fallback;
 }
@@ -599,6 +602,15 @@ export function isLegendLine(tokens: Token[]): boolean {
   return labelled >= 2;
 }
 
+/**
+ * "3 ALT (SGPT)", "; Urea": from OCR, one digit or mark standing alone before a name cell's words is the column
+ * separator of an export ("CODE ; TEST ; RESULT") or a speck, read as a character: no part of the name.
+ */
+function withoutLeadingSpeck(chunk: Chunk): Chunk {
+  const m = /^[\d;:,.|]\s+(?=\p{L}{2})/u.exec(chunk.text);
+  return m ? { ...chunk, text: chunk.text.slice(m[0].length) } : chunk;
+}
+
 /** A laboratory's short code for a test in capitals ("GLUF", "CO2", "K"), in a cell of its own. */
 const CODE_CELL = /^\p{Lu}[\p{Lu}\d]{0,5}$/u;
 
@@ -611,14 +623,16 @@ const CODE_CELL = /^\p{Lu}[\p{Lu}\d]{0,5}$/u;
  */
 function byCodeAndName(chunks: Chunk[], opts: RowOptions): RowCandidate | undefined {
   if (chunks.length < 3 || !CODE_CELL.test(chunks[0]!.text)) return undefined;
-  // "TSH | TSH": the code is the name.
-  if (!/\p{Ll}/u.test(chunks[1]!.text) && chunks[1]!.text !== chunks[0]!.text) return undefined;
+  if (opts.ocr) chunks = [chunks[0]!, withoutLeadingSpeck(chunks[1]!), ...chunks.slice(2)];
+  // "TSH | TSH": the code is the name; from OCR, "ALT | ALT (SGPT)": the code is the name's first word.
+  const codeFirst = opts.ocr === true && chunks[1]!.text.startsWith(`${chunks[0]!.text} `);
+  if (!/\p{Ll}/u.test(chunks[1]!.text) && chunks[1]!.text !== chunks[0]!.text && !codeFirst) return undefined;
   // "HDL | Cholesterol": a first cell that makes a likely test name with the second is the name's first word.
   const joined = `${chunks[0]!.text} ${chunks[1]!.text}`;
   const likely = (t: string): boolean => (opts.nameConfidence ? opts.nameConfidence(t) >= LIKELY_TEST_NAME : opts.isKnownName(t));
   if (likely(joined)) return undefined;
   // "TSH | nn | 5,55": a first cell naming a test beside a second that names none (a word misread by OCR) is the name.
-  const same = chunks[1]!.text === chunks[0]!.text;
+  const same = chunks[1]!.text === chunks[0]!.text || codeFirst;
   if (!same && (!/\p{L}{3}/u.test(chunks[1]!.text) || (likely(chunks[0]!.text) && !likely(chunks[1]!.text)))) return undefined;
   const nameTokens = tokenize(chunks[1]!.text, 1);
   const opening = tokenize(chunks[2]!.text, 2)[0];

@@ -109,6 +109,7 @@ type DescribeKind = 'unit' | 'range';
  */
 function describes(label: string, cells: Map<number, string>, decimalComma: boolean): { kind: DescribeKind; cells: Map<number, string> } | undefined {
   if (cells.size === 0) return undefined;
+  cells = new Map([...cells].map(([i, v]) => [i, withDigitsForLetters(v, decimalComma)]));
   const isUnit = (v: string) => isUnitToken(v);
   const isRange = (v: string) => parseRange(v, decimalComma) !== undefined && !/^\d+(?:[.,]\d+)?$/.test(v.trim());
   const only = (keep: (v: string) => boolean) => new Map([...cells].filter(([, v]) => keep(v)));
@@ -120,6 +121,21 @@ function describes(label: string, cells: Map<number, string>, decimalComma: bool
   if (values.every(isUnit)) return { kind: 'unit', cells };
   if (values.every(isRange)) return { kind: 'range', cells };
   return undefined;
+}
+
+/** Letters OCR reads for digits of their shape, in a cell that is otherwise a number: what was read → the digit. */
+const DIGIT_LOOK_ALIKES: Record<string, string> = { B: '8', O: '0', o: '0', S: '5', l: '1', I: '1' };
+
+/**
+ * "BO-100" for 80-100, "3.S-5.1": a cell that is no range as read, made only of digits, such letters and a range's
+ * marks, that becomes a range with the letters OCR reads for digits of their shape put back. Other cells, and
+ * cells that are no range either way, are returned as read.
+ */
+function withDigitsForLetters(cell: string, decimalComma: boolean): string {
+  const t = cell.trim();
+  if (!/\d/.test(t) || parseRange(t, decimalComma) !== undefined || !/^[\dBOoSlI.,\-–\s<>]+$/.test(t)) return cell;
+  const repaired = t.replace(/[BOoSlI]/g, (ch) => DIGIT_LOOK_ALIKES[ch]!);
+  return parseRange(repaired, decimalComma) !== undefined && !/^\d+(?:[.,]\d+)?$/.test(repaired) ? repaired : cell;
 }
 
 export interface TransposedRow {
@@ -251,6 +267,8 @@ const decimalsOf = (text: string): number | undefined => {
  */
 export function flagFromLastDigit(value: string, older: string[], range: { min?: number; max?: number } | undefined): string {
   const v = value.trim();
+  const letter = flagFromLetter(v, older, range);
+  if (letter) return letter;
   const m = /^(\d+[.,]\d+)(\d)$/.exec(v);
   if (!m) return older.length === 0 ? value : wholeFlagFromLastDigit(v, older, range) ?? value;
   if (older.length === 0) return value;
@@ -262,6 +280,19 @@ export function flagFromLastDigit(value: string, older: string[], range: { min?:
   if (flag === 'H' && range?.max !== undefined && !(n > range.max)) return value;
   if (flag === 'L' && range?.min !== undefined && !(n < range.min)) return value;
   return `${m[1]}${flag}`;
+}
+
+/**
+ * "110R" under "99H", "115H": a bold H printed after the value and read by OCR as R (its right stem and bar
+ * taken for a bowl and leg). No flag is printed as R; the value with an H is meant when the column's range
+ * says the value lies above it or, with no range read, an older value of the column is printed with H.
+ */
+function flagFromLetter(v: string, older: string[], range: { min?: number; max?: number } | undefined): string | undefined {
+  const m = /^(\d+(?:[.,]\d+)?)\s?R$/.exec(v);
+  if (!m) return undefined;
+  const n = Number(m[1]!.replace(',', '.'));
+  if (range?.max !== undefined) return n > range.max ? `${m[1]}H` : undefined;
+  return range?.min === undefined && older.some((o) => /^\d+(?:[.,]\d+)?\s?H$/.test(o.trim())) ? `${m[1]}H` : undefined;
 }
 
 /** "458H", "547": a whole number with its flag letter if any; undefined for other cells. */
