@@ -211,6 +211,25 @@ async function main() {
       return `${r.attempts} attempts (${r.failed} failed); POST as timed by the activity avg ${(r.avg_ms ?? 0).toFixed(1)} ms, p99 ${(r.p99_ms ?? 0).toFixed(0)} ms`;
     };
 
+    /** Envelopes as the bare loop sends them, built before it starts (building them is not the loop's work). */
+    const bareEnvelopes = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        id: randomUUID(),
+        body: JSON.stringify({ event_type: 'labtest.order.updated', data: orderLikeData(i, team.teamId), team_id: team.teamId, user_id: null, client_user_id: null }),
+      }));
+    // The activity's own signer (secrets decoded once) and HTTP code (undici's request, without the SSRF guard).
+    const bareSign = webhookSigner([secret]);
+    /** Signs and POSTs the envelopes with the activity's concurrency; how many were not answered 204. */
+    const bareLoop = async (envelopes: { id: string; body: string }[]) => {
+      let failures = 0;
+      await pool(envelopes.length, settings.concurrency, async (i) => {
+        const { id, body } = envelopes[i]!;
+        const sent = await postEvent(url, bareSign(id, new Date(), body), body, settings.timeoutMs);
+        if (sent.result.statusCode !== 204) failures++;
+      });
+      return failures;
+    };
+
     /** One round: A, B and the bare loop, on the same stack and endpoint; its figures as printed lines. */
     const round = async () => {
       // ---- A: throughput ---------------------------------------------------------------------------
@@ -294,19 +313,11 @@ async function main() {
 
       // ---- bare: signed POSTs in a plain loop ----------------------------------------------------
       log(`bare: signing and POSTing ${N} envelopes, ${settings.concurrency} in flight…`);
-      const bareIds = Array.from({ length: N }, () => randomUUID());
-      const bodies = bareIds.map((_, i) =>
-        JSON.stringify({ event_type: 'labtest.order.updated', data: orderLikeData(i, team.teamId), team_id: team.teamId, user_id: null, client_user_id: null }),
-      );
+      const envelopes = bareEnvelopes(N);
+      const bareIds = envelopes.map((e) => e.id);
       const cpuBare = cpu();
       const tBare = Date.now();
-      let bareFailures = 0;
-      // The activity's own signer (secrets decoded once) and HTTP code (undici's request, without the SSRF guard).
-      const sign = webhookSigner([secret]);
-      await pool(N, settings.concurrency, async (i) => {
-        const sent = await postEvent(url, sign(bareIds[i]!, new Date(), bodies[i]!), bodies[i]!, settings.timeoutMs);
-        if (sent.result.statusCode !== 204) bareFailures++;
-      });
+      const bareFailures = await bareLoop(envelopes);
       const bareSecs = (Date.now() - tBare) / 1000;
       const bareCpu = cpuPer1000(cpuBare, cpu(), N, 'POSTs');
       const bareRate = N / bareSecs;
@@ -339,13 +350,9 @@ async function main() {
       await pool(Math.ceil(WARMUP / BATCH), WRITERS, (b) => record(Math.min(BATCH, WARMUP - b * BATCH), b * BATCH, wIds, new Map()));
       await awaitAll('warm-up', wIds, WARMUP);
       check('warm-up', wIds);
-      const sign = webhookSigner([secret]);
-      const wBare = Array.from({ length: WARMUP }, () => randomUUID());
-      await pool(WARMUP, settings.concurrency, async (i) => {
-        const body = JSON.stringify({ event_type: 'labtest.order.updated', data: orderLikeData(i, team.teamId), team_id: team.teamId, user_id: null, client_user_id: null });
-        await postEvent(url, sign(wBare[i]!, new Date(), body), body, settings.timeoutMs);
-      });
-      check('warm-up bare', wBare);
+      const wBare = bareEnvelopes(WARMUP);
+      await bareLoop(wBare);
+      check('warm-up bare', wBare.map((e) => e.id));
       // and statistics on the tables the warm-up filled, as autovacuum keeps them on a service that has been up a while
       await db.sql`analyze`;
     }

@@ -211,6 +211,9 @@ export interface OcrObxOptions {
   zeroAsEight?: boolean;
 }
 
+/** The LOINC code of a coded element as OCR read it ("2345-7"; a zero read as "@" put back). */
+const codeOf = (coded: RegExpExecArray): string => `${coded[1]}-${coded[2]!.replace('@', '0')}`;
+
 const rangeDecimals = (range: { text: string }): number => Math.max(...range.text.split('-').map((b) => decimals(b)));
 
 /**
@@ -229,7 +232,7 @@ export function ocrObxSegment(text: string, options: OcrObxOptions = {}): string
   if (name.length < 2) return undefined;
   // "1180110+3/uL": a count unit's "10" glued to the number before it is the unit's, not the value's.
   const rest = text.slice(coded.index + coded[0].length).replace(/(\d)(10[*^+r]\d{1,2}\s?\/)/, '$1 $2');
-  const code = `${coded[1]}-${coded[2]!.replace('@', '0')}`;
+  const code = codeOf(coded);
   const segment = (value: string, f: ReturnType<typeof fieldsAfterValue>) => `OBX|0|NM|${code}^${name}^LN||${value}|${f.unit ?? ''}|${f.range?.text ?? ''}|${f.flag ?? ''}`;
   const candidate = valueCandidates(rest).find((c) => c.pipes === 2);
   const standard = candidate ? standardReading(candidate, rest) : undefined;
@@ -316,9 +319,8 @@ function withOcrSegments(page: ExtractedPage): ExtractedPage {
 export function zerosReadAsEight(segments: string[]): boolean {
   return segments.some((text) => {
     const coded = OCR_CODED.exec(text);
-    if (!coded || !coded[1]!.concat(coded[2]!).includes('8')) return false;
-    const code = `${coded[1]}-${coded[2]!.replace('@', '0')}`;
-    return !isValidLoincCode(code) && isValidLoincCode(code.replace(/8/g, '0'));
+    const code = coded ? codeOf(coded) : '';
+    return code.includes('8') && !isValidLoincCode(code) && isValidLoincCode(code.replace(/8/g, '0'));
   });
 }
 

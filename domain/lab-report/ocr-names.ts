@@ -21,6 +21,15 @@ export function garbledOcrName(name: string, confidence: number): boolean {
   return confidence < GARBLED && !/\p{L}{3}/u.test(name);
 }
 
+/**
+ * A name OCR garbled past repair, that only its row's other fields can still name: a garbled one (garbledOcrName),
+ * or letters only ("Plaqvctsts") that the table cannot half match either. A name with digits or signs among its
+ * letters ("cHCO3-(P,st)") is a real name the table lacks, never one of these.
+ */
+export function unreadableOcrName(name: string, confidence: number): boolean {
+  return garbledOcrName(name, confidence) || (confidence < GARBLED && /^[\p{L} .:]+$/u.test(name));
+}
+
 /** Whether most of a text's letters are of a script other than Latin (a Russian or Greek report). */
 export function mostlyNonLatin(text: string): boolean {
   const letters = text.match(/\p{L}/gu)?.length ?? 0;

@@ -21,7 +21,7 @@ import { interpret, withRange } from './interpret.js';
 import { analyteOfInterval } from './intervals.js';
 import { headingUnit, isPanelHeading, panelTitle } from './panels.js';
 import { type AgeBandRange, parseAgeBand, parseRange, type ParsedRange, rangeForAge, rangeForSex, sexOfRange } from './ranges.js';
-import { garbledOcrName, mostlyNonLatin, nearestLabel, repairOcrName, wrongScriptName } from './ocr-names.js';
+import { garbledOcrName, mostlyNonLatin, nearestLabel, repairOcrName, unreadableOcrName, wrongScriptName } from './ocr-names.js';
 import { withRecoveredReadings } from './ocr-recover.js';
 import { withoutMisreadings } from './plausibility.js';
 import { chooseByRegion } from './regions.js';
@@ -240,9 +240,6 @@ function giveRange(result: ParsedResult, row: RowCandidate, range: ParsedRange, 
   if (range.min !== undefined) result.min_reference_range = range.min;
   if (range.max !== undefined) result.max_reference_range = range.max;
 }
-
-/** Below this LOINC confidence a name read by OCR is not even half a test's name (ocr-names.ts, garbledOcrName). */
-const GARBLED_NAME = 0.5;
 
 /** Reads the pages in order, carrying the column layout and the panel heading along. */
 class ReportReader {
@@ -546,11 +543,9 @@ class ReportReader {
     if (row.value.nakedPoint && this.ocrPages.has(page)) return undefined;
     const ocr = this.ocrPages.has(page);
     if (ocr) row = { ...row, name: repairOcrName(row.name) };
-    // From OCR, a name garbled past repair that the LOINC table cannot even half match ("W7l1 un": no run of three
-    // letters; "wcc" read "woe", "Plaqvctsts": letters only), beside a unit and an interval that name one analyte, is
-    // that analyte. A name with digits or signs among its letters ("cHCO3-(P,st)") is a real name the table lacks.
-    const asRead = ocr ? this.nameConfidence(row.name) : 1;
-    if (ocr && (garbledOcrName(row.name, asRead) || (asRead < GARBLED_NAME && /^[\p{L} .:]+$/u.test(row.name)))) {
+    // From OCR, a name garbled past repair ("W7l1 un", "woe" for WCC), beside a unit and an interval that name one
+    // analyte, is that analyte.
+    if (ocr && unreadableOcrName(row.name, this.nameConfidence(row.name))) {
       const analyte = analyteOfInterval(row.unit, row.range?.min, row.range?.max);
       if (analyte) row = { ...row, name: analyte.name };
     }

@@ -42,6 +42,9 @@ const BY_CODE = new Map<string, Limits>(LIMITS.flatMap((l) => l.codes.map((c) =>
 /** Whether `value` lies outside the table's span for every unit it lists. */
 const outsideEveryUnit = (limits: Limits, value: number): boolean => Object.values(limits.units).every(([low, high]) => value < low || value > high);
 
+/** The analyte's span in `unit` (spelt as canonicalUnit spells it, in lower case), when the table lists that unit. */
+const spanIn = (limits: Limits, unit: string): [number, number] | undefined => limits.units[canonicalUnit(unit).toLowerCase()];
+
 /** Whether the table knows what human samples of the analyte with this LOINC code show. */
 export const hasLimits = (loincCode: string | undefined): boolean => loincCode !== undefined && BY_CODE.has(loincCode);
 
@@ -54,7 +57,7 @@ export function impossibleInEveryUnit(loincCode: string | undefined, value: numb
 /** Whether the table lists `unit` among the units the analyte with this LOINC code is reported in (false when it does not know the analyte). */
 export function listedUnit(loincCode: string | undefined, unit: string): boolean {
   const limits = loincCode ? BY_CODE.get(loincCode) : undefined;
-  return limits !== undefined && limits.units[canonicalUnit(unit).toLowerCase()] !== undefined;
+  return limits !== undefined && spanIn(limits, unit) !== undefined;
 }
 
 /**
@@ -67,7 +70,7 @@ export function impossibleValue(loincCode: string | undefined, value: number, un
   const limits = loincCode ? BY_CODE.get(loincCode) : undefined;
   if (!limits || !Number.isFinite(value)) return false;
   if (unit !== undefined && unit.trim() !== '' && !isUnitToken(unit)) return outsideEveryUnit(limits, value);
-  const range = limits.units[canonicalUnit(unit ?? '').toLowerCase()];
+  const range = spanIn(limits, unit ?? '');
   return range !== undefined && (value < range[0] || value > range[1]);
 }
 
@@ -96,6 +99,6 @@ export function impossibleReferenceBound(loincCode: string | undefined, bound: n
   const limits = loincCode ? REFERENCE_BY_CODE.get(loincCode) : undefined;
   if (!limits) return false;
   if (unit === undefined || unit.trim() === '' || !isUnitToken(unit)) return outsideEveryUnit(limits, bound);
-  const limit = limits.units[canonicalUnit(unit).toLowerCase()];
+  const limit = spanIn(limits, unit);
   return limit !== undefined && (bound < limit[0] || bound > limit[1]);
 }

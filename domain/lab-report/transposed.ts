@@ -111,7 +111,7 @@ function describes(label: string, cells: Map<number, string>, decimalComma: bool
   if (cells.size === 0) return undefined;
   cells = new Map([...cells].map(([i, v]) => [i, withDigitsForLetters(v, decimalComma)]));
   const isUnit = (v: string) => isUnitToken(v);
-  const isRange = (v: string) => parseRange(v, decimalComma) !== undefined && !/^\d+(?:[.,]\d+)?$/.test(v.trim());
+  const isRange = (v: string) => isRangeCell(v, decimalComma);
   const only = (keep: (v: string) => boolean) => new Map([...cells].filter(([, v]) => keep(v)));
   const role = label === '' ? undefined : headerRoleOf(label);
   if (role === 'unit') return { kind: 'unit', cells: only(isUnit) };
@@ -122,6 +122,9 @@ function describes(label: string, cells: Map<number, string>, decimalComma: bool
   if (values.every(isRange)) return { kind: 'range', cells };
   return undefined;
 }
+
+/** A cell that reads as a range, not a plain number (which parseRange also takes, as a bound alone). */
+const isRangeCell = (v: string, decimalComma: boolean): boolean => parseRange(v, decimalComma) !== undefined && !/^\d+(?:[.,]\d+)?$/.test(v.trim());
 
 /** Letters OCR reads for digits of their shape, in a cell that is otherwise a number: what was read → the digit. */
 const DIGIT_LOOK_ALIKES: Record<string, string> = { B: '8', O: '0', o: '0', S: '5', l: '1', I: '1' };
@@ -135,7 +138,7 @@ function withDigitsForLetters(cell: string, decimalComma: boolean): string {
   const t = cell.trim();
   if (!/\d/.test(t) || parseRange(t, decimalComma) !== undefined || !/^[\dBOoSlI.,\-–\s<>]+$/.test(t)) return cell;
   const repaired = t.replace(/[BOoSlI]/g, (ch) => DIGIT_LOOK_ALIKES[ch]!);
-  return parseRange(repaired, decimalComma) !== undefined && !/^\d+(?:[.,]\d+)?$/.test(repaired) ? repaired : cell;
+  return isRangeCell(repaired, decimalComma) ? repaired : cell;
 }
 
 export interface TransposedRow {
