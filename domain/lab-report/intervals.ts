@@ -8,6 +8,7 @@
  * little), and both bounds and the unit must be read: a guess is never made from a value.
  */
 import { loincEntry } from './loinc-table.js';
+import { foldText } from './text.js';
 import { canonicalUnit } from './units.js';
 
 type Window = [number, number];
@@ -49,7 +50,6 @@ const SAME_UNIT: Record<string, string> = {
   '10^3/ul': '10^9/l',
   'k/ul': '10^9/l',
   '/nl': '10^9/l',
-  'g/l': 'g/l',
   'thou/ul': '10^9/l',
   '10^3/mm3': '10^9/l',
   '10^6/ul': '10^12/l',
@@ -69,10 +69,7 @@ const SAME_UNIT: Record<string, string> = {
 
 /** The table's key for a printed unit ("x10^9/L" and "10^3/µL" → "10^9/l", "milhões/mm³" → "10^12/l"). */
 function unitKey(unit: string): string {
-  const u = canonicalUnit(unit)
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '');
+  const u = foldText(canonicalUnit(unit));
   return SAME_UNIT[u] ?? u;
 }
 
