@@ -144,6 +144,8 @@ export const StackedDayChart: FC<{ id: string; label: string; data: DaySeries; u
 };
 
 export interface BarRow {
+  /** What the row stands for (an endpoint's id): two rows may share a label, never an id. */
+  id: string;
   label: string;
   /** 0…max */
   value: number | null;
@@ -166,7 +168,7 @@ export const BarRowsChart: FC<{ id: string; label: string; rows: BarRow[]; max: 
         {rows.map((r, i) => {
           const top = i * rowH + 4;
           return (
-            <g data-row={r.label}>
+            <g data-row={r.label} data-id={r.id}>
               <text x={labelW - 8} y={top + 14} text-anchor="end" font-size="12" fill="#1d2330">
                 {r.label.length > 46 ? `${r.label.slice(0, 45)}…` : r.label}
               </text>

@@ -45,6 +45,7 @@ export function overviewRoutes(deps: DashboardDeps) {
     const success: BarRow[] = endpoints.map((e) => {
       const rate = e.attempts ? e.ok / e.attempts : null;
       return {
+        id: e.id,
         label: label(e),
         value: rate === null ? null : rate * 100,
         text: rate === null ? 'no attempts' : `${(rate * 100).toFixed(1)}% of ${e.attempts}`,
@@ -53,6 +54,7 @@ export function overviewRoutes(deps: DashboardDeps) {
     });
     const latencyMax = Math.max(1, ...endpoints.map((e) => e.p95_ms ?? 0));
     const latency: BarRow[] = endpoints.map((e) => ({
+      id: e.id,
       label: label(e),
       value: e.p50_ms,
       mark: e.p95_ms,

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { operatorAudit, orders, partnerKeys, teams, webhookAttempts, webhookDeliveries } from '../../db/schema/index.js';
+import { operatorAudit, orders, partnerKeys, teams, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 import { DashboardClient, newOperator } from '../browser/dashboard-client.js';
 import { orderWithReceiver } from '../browser/fixtures.js';
-import { eventually, http, startTestStack, type TestStack } from '../support/harness.js';
-import { Receivers } from '../support/webhooks.js';
+import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
+import { Receivers, createEndpoint } from '../support/webhooks.js';
 
 /** Issue 12: teams and keys, the overview charts, workflows by search attribute, the codec's CORS. */
 const UI_ORIGIN = 'http://127.0.0.1:8233';
@@ -141,14 +141,23 @@ describe('dashboard: overview charts', () => {
     // counts before and after the page was drawn (more events may still be arriving).
     const attempts = async () =>
       (await stack.db.db.select({ n: count() }).from(webhookAttempts).innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId)).where(and(eq(webhookDeliveries.teamId, team.teamId))))[0]!.n;
+    // A second team of the same name with an endpoint at the same URL (as when a later test's receiver
+    // reuses a port): its rows carry the same label, so the team's own row is found by the endpoint's id.
+    const twin = await newTeam(stack);
+    await createEndpoint(stack, twin.apiKey, receiver.url);
     const low = await attempts();
     const again = await (await dash.get('/dashboard/overview?days=7')).text();
     const high = await attempts();
     expect(low).toBeGreaterThan(0);
+    const [endpoint] = await stack.db.db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.teamId, team.teamId));
     const u = new URL(receiver.url);
     const label = `test team · ${u.host}${u.pathname === '/' ? '' : u.pathname}`;
-    const row = new RegExp(`<g data-row="${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}">[\\s\\S]*?</g>`).exec(again)?.[0];
-    const drawnAttempts = Number(/100\.0% of (\d+)/.exec(row ?? '')?.[1]);
+    const row = new RegExp(`<g data-row="([^"]*)" data-id="${endpoint!.id}">[\\s\\S]*?</g>`).exec(again);
+    expect(row?.[1]).toBe(label);
+    expect(again.split(`<g data-row="${label}"`).length - 1).toBeGreaterThanOrEqual(4); // both endpoints, in both charts
+    const [, rate, drawnText] = /([\d.]+)% of (\d+)/.exec(row?.[0] ?? '') ?? [];
+    expect(rate).toBe('100.0');
+    const drawnAttempts = Number(drawnText);
     expect(drawnAttempts).toBeGreaterThanOrEqual(low);
     expect(drawnAttempts).toBeLessThanOrEqual(high);
 
