@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { operatorAudit, orders, partnerKeys, teams, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 import { DashboardClient, newOperator } from '../browser/dashboard-client.js';
@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 const keyOn = (html: string) => /<code id="new-key">([^<]+)<\/code>/.exec(html)?.[1];
-const teamCount = async () => (await stack.db.db.select({ n: count() }).from(teams))[0]!.n;
+/** Teams with one of these names: other test files may create teams meanwhile, so nothing counts them all. */
+const teamsNamed = async (...names: string[]) => (await stack.db.db.select({ n: count() }).from(teams).where(inArray(teams.name, names)))[0]!.n;
 const auditOf = (operatorId: string) => stack.db.db.select().from(operatorAudit).where(eq(operatorAudit.operatorId, operatorId));
 /** A partner call that reaches the handler with a live key (404: no such order) and is refused with a revoked one (401). */
 const partnerCall = (key: string) =>
@@ -91,7 +92,8 @@ describe('dashboard: teams and keys', () => {
     const page = await (await asViewer.get('/dashboard/teams')).text();
     expect(page).toContain('Teams and keys');
     expect(page).not.toContain('Create team');
-    const before = await teamCount();
+    const names = ['viewer team', '   ', '', 'x'.repeat(101)];
+    const before = await teamsNamed(...names);
     const refused = await asViewer.post('/dashboard/teams', { name: 'viewer team' });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { detail: string }).detail).toMatch(/operator role/);
@@ -113,7 +115,8 @@ describe('dashboard: teams and keys', () => {
       expect(((await res.json()) as { detail: string }).detail).toBeTruthy();
     }
     expect((await dash.get(`/dashboard/teams/${randomUUID()}/confirm-rotate`, { accept: 'application/json' })).status).toBe(404);
-    expect(await teamCount()).toBe(before);
+    expect(await teamsNamed(...names)).toBe(before);
+    for (const who of [viewer, op]) expect((await auditOf(who.id)).map((a) => a.action)).toEqual(['login']);
     expect((await fetch(`${stack.url}/dashboard/teams`)).status).toBe(401);
   });
 });
