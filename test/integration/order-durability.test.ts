@@ -40,6 +40,8 @@ const patient = {
 describe('durability: the worker is killed mid-lifecycle', () => {
   it('the order still completes, with every event recorded and announced exactly once', async () => {
     worker = startWorker();
+    // A child worker takes a while to start (bundling the workflows) on a busy machine: wait for its pollers.
+    await eventually(async () => (await pollerCount()) > 0, 60_000, 250);
     const team = await newTeam(stack);
     const { labTestId } = await testkitLabTest(stack.db.db, team.teamId);
     const user = await http(stack, 'POST', '/v2/user', { apiKey: team.apiKey, body: { client_user_id: `durable-${Date.now()}` } });
