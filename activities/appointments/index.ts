@@ -16,6 +16,17 @@ import { SANDBOX_PROVIDERS } from './sandbox-provider.js';
 /** A change the provider or the slot refuses: the caller learns why; the order is unchanged. */
 export const refusedAppointment = (message: string) => ApplicationFailure.create({ message, type: 'AppointmentRefused', nonRetryable: true });
 
+/** How many of the earliest open slots a simulated booking chooses from. */
+const SPREAD = 16;
+
+/** One of the first SPREAD open slots (those with a booking key), the same one for the same order and slots. */
+export function spreadPick(slots: { booking_key?: string | null }[], orderId: string): string | null {
+  const open = slots.flatMap((s) => (s.booking_key ? [s.booking_key] : [])).slice(0, SPREAD);
+  if (open.length === 0) return null;
+  const n = Number.parseInt(orderId.replace(/-/g, '').slice(-8), 16);
+  return open[(Number.isFinite(n) ? n : 0) % open.length]!;
+}
+
 interface Deps {
   db: Db;
   logger: Logger;
@@ -154,7 +165,11 @@ export function createAppointmentActivities({ db, logger, wakeEndpoints, clock =
   }
 
   return {
-    /** Sandbox simulation: a booking key for the first open slot near the order's patient (a PSC, or the phlebotomist's ZIP). */
+    /**
+     * Sandbox simulation: a booking key for an open slot near the order's patient (a PSC, or the
+     * phlebotomist's ZIP): one of the first SPREAD open slots, chosen by the order id, so that orders
+     * simulated at the same moment seldom reach for the same slot (one that loses the race asks again).
+     */
     async sandboxBookingKey(input: { orderId: string; type: 'phlebotomy' | 'patient_service_center' }): Promise<string | null> {
       const [order] = await db.select().from(orders).where(eq(orders.id, input.orderId));
       const zip = String(order?.patientAddress?.zip ?? '');
@@ -162,12 +177,12 @@ export function createAppointmentActivities({ db, logger, wakeEndpoints, clock =
       if (input.type === 'patient_service_center') {
         const site = (sitesNear(zip, 100) ?? []).find((s) => s.site.schedulingViaUs)?.site ?? PSC_SITES[0]!;
         const days = await availableDays(db, { provider: 'quest', place: site.siteCode, timeZone: site.timezone, startDate: null, days: PSC_DAYS, now });
-        return days.flatMap((d) => d.slots).find((s) => s.booking_key)?.booking_key ?? null;
+        return spreadPick(days.flatMap((d) => d.slots), input.orderId);
       }
       const covered = PHLEBOTOMY_ZIPS[zip];
       const place = covered ? zip : '85004';
       const days = await availableDays(db, { provider: covered?.provider ?? 'getlabs', place, timeZone: ZIP_CENTRES[place]!.timezone, startDate: null, days: PHLEBOTOMY_DAYS, now });
-      return days.flatMap((d) => d.slots).find((s) => s.booking_key)?.booking_key ?? null;
+      return spreadPick(days.flatMap((d) => d.slots), input.orderId);
     },
 
     /** Books, requests, reschedules or cancels the order's appointment with its provider, and announces it. */

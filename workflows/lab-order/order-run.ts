@@ -30,6 +30,8 @@ export class OrderRun<S extends TestkitState | DrawState> {
   /** Set by the simulate handler; a new request bumps the version, which wakes the main loop. */
   simulation: SimulationRequest | null = null;
   simulationVersion = 0;
+  /** Sandbox bookings the simulation asked for again after a refusal (SIMULATION_REBOOKS_TAKEN_SLOT). */
+  simulatedRebookings = 0;
   readonly queue: Job[] = [];
   /** Set once the order exists: its status changes are then upserted as search attributes. */
   searchable = false;

@@ -1,4 +1,4 @@
-import { ApplicationFailure, allHandlersFinished, condition, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, patched, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import type { DrawState } from '../../domain/orders/draw-lifecycle.js';
 import type { Lifecycle } from '../../domain/orders/lifecycle.js';
 import type { LowLevelStatus } from '../../domain/orders/status.js';
@@ -10,7 +10,7 @@ import { registerHandlers } from './handlers.js';
 import { OrderRun } from './order-run.js';
 import { startRedraw } from './redraw.js';
 import { reservationExpiryJob } from './reservation.js';
-import { CORRECTION_WINDOW, CREATE_IN_ONE_STEP, REDRAW_MISSING_MARKERS, SEARCH_ATTRIBUTES_SET, SEARCH_STATUS_BEFORE_WAIT, acts, localActs, poisonOf } from './steps.js';
+import { CORRECTION_WINDOW, CREATE_IN_ONE_STEP, REDRAW_MISSING_MARKERS, SEARCH_ATTRIBUTES_SET, SEARCH_STATUS_BEFORE_WAIT, SIMULATED_REBOOKINGS, SIMULATION_REBOOKS_TAKEN_SLOT, acts, localActs, poisonOf } from './steps.js';
 
 /**
  * The order's life under its method's lifecycle: every change arrives as a job (an Update, a partner
@@ -88,8 +88,12 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     if (simStep && run.simulation) {
       // steps that need nothing but recording, all at once (older histories: one at a time, below)
       if (run.simulation.delaySeconds === 0 && (await run.walkSimulation(run.simulation))) continue;
-      // a step refused on the way (the sandbox provider had no slot) ends the simulation rather than retrying it
-      if (!(await run.apply(await run.simulatedJob(simStep, run.simulation))).ok) run.simulation = null;
+      // a step refused on the way ends the simulation rather than retrying it; a sandbox booking refused
+      // because another order took the slot asks for a slot again, a few times (SIMULATION_REBOOKS_TAKEN_SLOT)
+      const job = await run.simulatedJob(simStep, run.simulation);
+      if ((await run.apply(job)).ok) continue;
+      if (job.appointment && run.simulatedRebookings < SIMULATED_REBOOKINGS && patched(SIMULATION_REBOOKS_TAKEN_SLOT)) run.simulatedRebookings += 1;
+      else run.simulation = null;
       continue;
     }
     const timed = lc.deadline(run.state, run.deadlines);

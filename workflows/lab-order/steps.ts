@@ -74,6 +74,15 @@ export const RESERVED_APPOINTMENTS = 'order-reserved-appointments-confirmed-or-e
  */
 export const ORDER_PATCHES_2026_11 = 'order-patches-2026-11';
 
+/**
+ * A simulation whose sandbox booking is refused (another order took the slot between the availability read
+ * and the booking) asks for a slot again, up to SIMULATED_REBOOKINGS times, instead of ending the simulation
+ * at `appointment_pending`. Checked with `patched()` on its own (it came after ORDER_PATCHES_2026_11), and
+ * only on a refused booking: histories from before stop the simulation there, as they did.
+ */
+export const SIMULATION_REBOOKS_TAKEN_SLOT = 'order-simulation-rebooks-taken-slot';
+export const SIMULATED_REBOOKINGS = 5;
+
 /** A refusal by the scheduling provider (slot full, key expired): the change is refused, the order goes on. */
 export function providerRefusal(err: unknown): string | null {
   const cause = err instanceof ActivityFailure ? err.cause : err;
