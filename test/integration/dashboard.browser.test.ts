@@ -1,4 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -11,8 +14,12 @@ import { launchChromium } from '../support/chromium.js';
 import { eventually, http, newTeam, startTestStack, type TestStack } from '../support/harness.js';
 import { Receivers } from '../support/webhooks.js';
 
-/** Screenshots of each main page, shown in the README (docs/dashboard/*.png). */
-const SHOTS = new URL('../../docs/dashboard/', import.meta.url);
+/**
+ * Screenshots of each main page, shown in the README (docs/dashboard/*.png): written there with
+ * RECORD_SCREENSHOTS=1, else to a temp directory (taken all the same; a test run leaves the tree clean).
+ */
+const SHOTS =
+  process.env.RECORD_SCREENSHOTS === '1' ? new URL('../../docs/dashboard/', import.meta.url) : pathToFileURL(`${mkdtempSync(join(tmpdir(), 'labflow-shots-'))}/`);
 
 let stack: TestStack;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -26,6 +33,7 @@ afterEach(async () => receivers.stopAll());
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
+  if (process.env.RECORD_SCREENSHOTS !== '1') rmSync(SHOTS, { recursive: true, force: true });
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
