@@ -88,8 +88,8 @@ export async function runOrder<S extends TestkitState | DrawState>(input: LabOrd
     if (simStep && run.simulation) {
       // steps that need nothing but recording, all at once (older histories: one at a time, below)
       if (run.simulation.delaySeconds === 0 && (await run.walkSimulation(run.simulation))) continue;
-      // a step refused on the way ends the simulation rather than retrying it; a sandbox booking refused
-      // because another order took the slot asks for a slot again, a few times (SIMULATION_REBOOKS_TAKEN_SLOT)
+      // a step refused on the way ends the simulation rather than retrying it; a refused sandbox booking
+      // (most often: another order took the slot first) asks for a slot again, a few times (SIMULATION_REBOOKS_TAKEN_SLOT)
       const job = await run.simulatedJob(simStep, run.simulation);
       if ((await run.apply(job)).ok) continue;
       if (job.appointment && run.simulatedRebookings < SIMULATED_REBOOKINGS && patched(SIMULATION_REBOOKS_TAKEN_SLOT)) run.simulatedRebookings += 1;

@@ -75,8 +75,9 @@ export const RESERVED_APPOINTMENTS = 'order-reserved-appointments-confirmed-or-e
 export const ORDER_PATCHES_2026_11 = 'order-patches-2026-11';
 
 /**
- * A simulation whose sandbox booking is refused (another order took the slot between the availability read
- * and the booking) asks for a slot again, up to SIMULATED_REBOOKINGS times, instead of ending the simulation
+ * A simulation whose sandbox booking is refused (most often: another order took the slot between the
+ * availability read and the booking; any refusal counts) asks for a slot again, with a fresh availability
+ * read each time, up to SIMULATED_REBOOKINGS times, instead of ending the simulation
  * at `appointment_pending`. Checked with `patched()` on its own (it came after ORDER_PATCHES_2026_11), and
  * only on a refused booking: histories from before stop the simulation there, as they did.
  */
